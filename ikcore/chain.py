@@ -1,0 +1,147 @@
+"""A serial chain of bones: rest points, joint limits, forward kinematics."""
+
+import math
+
+from .checks import check_points, check_rotations
+from .constraints import Constraint
+from .errors import IKError
+
+
+class Chain:
+    """A serial chain: ``N + 1`` rest points (root first) and ``N`` joints.
+
+    Parameters
+    ----------
+    points : sequence of (x, y, z)
+        The rest pose, root first, end effector last. The root never moves.
+    joints : None or sequence of N constraints
+        One per joint, ``None`` for a free ball joint (see
+        :mod:`ikcore.constraints`). Joint ``i`` rotates bone ``i`` (from
+        ``points[i]`` to ``points[i + 1]``) and everything after it.
+
+    Attributes
+    ----------
+    points : tuple of (x, y, z)
+        The rest pose.
+    offsets : tuple of (x, y, z)
+        Rest bone vectors ``points[i + 1] - points[i]``.
+    directions : tuple of (x, y, z)
+        Unit rest bone directions.
+    lengths : tuple of float
+        Bone lengths.
+    reach : float
+        Sum of the bone lengths.
+    joints : tuple
+        The constraints (``None`` where free).
+
+    Raises
+    ------
+    IKError
+        Non-finite or wrongly shaped points, a bone shorter than ``1e-9 x
+        reach``, or a wrong number or type of constraints.
+
+    See :mod:`ikcore.rotation` for the rotation convention.
+    """
+
+    __slots__ = ("points", "offsets", "directions", "lengths", "reach", "joints", "size", "limited",
+                 "min_reach")
+
+    def __init__(self, points, joints=None):
+        pts = check_points(points, "Chain points")
+        n = len(pts) - 1
+        offsets = []
+        lengths = []
+        for i in range(n):
+            a, b = pts[i], pts[i + 1]
+            d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+            offsets.append(d)
+            lengths.append(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+        reach = sum(lengths)
+        if not math.isfinite(reach):
+            raise IKError("Chain points are too far apart: the chain's reach overflows")
+        for i, length in enumerate(lengths):
+            if not length >= 1e-9 * reach or length == 0.0:
+                raise IKError(f"Chain bone {i} (points[{i}] to points[{i + 1}]) has length {length!r}, "
+                              f"shorter than 1e-9 x reach ({reach!r})")
+        if joints is None:
+            joints = [None] * n
+        else:
+            try:
+                joints = list(joints)
+            except TypeError:
+                raise IKError(f"Chain joints must be None or a list of {n} constraints, got {joints!r}") from None
+            if len(joints) != n:
+                raise IKError(f"Chain joints must hold {n} constraints (one per joint), got {len(joints)}")
+            for i, c in enumerate(joints):
+                if c is not None and not isinstance(c, Constraint):
+                    raise IKError(f"Chain joints[{i}] must be None, a Hinge or a BallSocket, got {c!r}")
+        self.points = tuple(pts)
+        self.offsets = tuple(offsets)
+        self.lengths = tuple(lengths)
+        self.directions = tuple((d[0] / l, d[1] / l, d[2] / l) for d, l in zip(offsets, lengths))
+        self.reach = reach
+        self.joints = tuple(joints)
+        self.size = n
+        self.limited = any(c is not None for c in joints)
+        # The closest a free chain's tip can come to its root: a long bone the others cannot fold back over.
+        self.min_reach = max(0.0, 2.0 * max(lengths) - reach)
+
+    def __len__(self):
+        return self.size
+
+    def __repr__(self):
+        return f"Chain({list(self.points)!r}, joints={list(self.joints)!r})"
+
+    @property
+    def root(self):
+        """The fixed root point."""
+        return self.points[0]
+
+    def forward(self, rotations):
+        """Forward kinematics: the ``N + 1`` points for local ``rotations``.
+
+        ``R_i = q_0 ... q_i`` and ``p_{i+1} = p_i + R_i (rest_{i+1} - rest_i)``.
+        """
+        qs = check_rotations(rotations, self.size)
+        return self._forward(qs)
+
+    def _forward(self, qs):
+        # Unchecked forward kinematics over unit quaternions (internal, hot).
+        px, py, pz = self.points[0]
+        out = [(px, py, pz)]
+        rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
+        for (qw, qx, qy, qz), (vx, vy, vz) in zip(qs, self.offsets):
+            rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
+                              rw * qx + rx * qw + ry * qz - rz * qy,
+                              rw * qy - rx * qz + ry * qw + rz * qx,
+                              rw * qz + rx * qy - ry * qx + rz * qw)
+            tx = 2.0 * (ry * vz - rz * vy)
+            ty = 2.0 * (rz * vx - rx * vz)
+            tz = 2.0 * (rx * vy - ry * vx)
+            px += vx + rw * tx + (ry * tz - rz * ty)
+            py += vy + rw * ty + (rz * tx - rx * tz)
+            pz += vz + rw * tz + (rx * ty - ry * tx)
+            out.append((px, py, pz))
+        return out
+
+    def world_rotations(self, rotations):
+        """World rotations ``R_i = q_0 ... q_i`` of each joint (unchecked)."""
+        out = []
+        rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
+        for qw, qx, qy, qz in rotations:
+            rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
+                              rw * qx + rx * qw + ry * qz - rz * qy,
+                              rw * qy - rx * qz + ry * qw + rz * qx,
+                              rw * qz + rx * qy - ry * qx + rz * qw)
+            out.append((rw, rx, ry, rz))
+        return out
+
+    def clamp(self, rotations):
+        """``rotations`` with each joint's limits applied (unchecked input)."""
+        return [q if c is None else c.clamp(q, d)
+                for q, c, d in zip(rotations, self.joints, self.directions)]
+
+    def violations(self, rotations):
+        """Per joint, how far (radians) each rotation lies outside its limits."""
+        return [0.0 if c is None else c.violation(q, d)
+                for q, c, d in zip(rotations, self.joints, self.directions)]

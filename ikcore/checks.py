@@ -1,0 +1,102 @@
+"""Validators used at every entry point: bad input is refused where it enters.
+
+Each ``check_*`` returns the value in canonical form (tuples of floats) or raises
+:class:`ikcore.IKError` with a message naming what was wrong.
+"""
+
+import math
+from numbers import Real
+
+from .errors import IKError
+
+
+def _describe(value):
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_float(value, name):
+    """Return ``value`` as a finite float."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise IKError(f"{name} must be a real number, got {_describe(value)}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise IKError(f"{name} must be finite, got {value!r}")
+    return value
+
+
+def check_vector(value, name, size=3):
+    """Return ``value`` as a tuple of ``size`` finite floats."""
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise IKError(f"{name} must be a sequence of {size} numbers, got {_describe(value)}") from None
+    if len(items) != size:
+        raise IKError(f"{name} must have {size} components, got {len(items)}: {_describe(value)}")
+    return tuple(check_float(v, f"{name}[{i}]") for i, v in enumerate(items))
+
+
+def check_point(value, name="point"):
+    """Return ``value`` as an ``(x, y, z)`` tuple of finite floats."""
+    return check_vector(value, name, 3)
+
+
+def check_points(value, name="points", minimum=2):
+    """Return a list of at least ``minimum`` points."""
+    try:
+        items = list(value)
+    except TypeError:
+        raise IKError(f"{name} must be a sequence of (x, y, z) points, got {_describe(value)}") from None
+    if len(items) < minimum:
+        raise IKError(f"{name} needs at least {minimum} points, got {len(items)}")
+    return [check_point(p, f"{name}[{i}]") for i, p in enumerate(items)]
+
+
+def check_quaternion(value, name="quaternion"):
+    """Return ``value`` as a unit quaternion ``(w, x, y, z)``.
+
+    Any non-zero finite quaternion is accepted and normalised; a zero one is refused.
+    """
+    w, x, y, z = check_vector(value, name, 4)
+    norm = math.sqrt(w * w + x * x + y * y + z * z)
+    if not norm > 1e-12 or not math.isfinite(norm):
+        raise IKError(f"{name} must be a non-zero quaternion (w, x, y, z), got {_describe(value)}")
+    return (w / norm, x / norm, y / norm, z / norm)
+
+
+def check_rotations(value, count, name="rotations"):
+    """Return a list of ``count`` unit quaternions."""
+    try:
+        items = list(value)
+    except TypeError:
+        raise IKError(f"{name} must be a sequence of {count} quaternions, got {_describe(value)}") from None
+    if len(items) != count:
+        raise IKError(f"{name} must hold {count} quaternions (one per joint), got {len(items)}")
+    return [check_quaternion(q, f"{name}[{i}]") for i, q in enumerate(items)]
+
+
+def check_positive(value, name):
+    """Return ``value`` as a finite float > 0."""
+    value = check_float(value, name)
+    if value <= 0.0:
+        raise IKError(f"{name} must be > 0, got {value!r}")
+    return value
+
+
+def check_int_range(value, name, low, high):
+    """Return ``value`` as an int in ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise IKError(f"{name} must be an integer in [{low}, {high}], got {_describe(value)}")
+    if not low <= value <= high:
+        raise IKError(f"{name} must be in [{low}, {high}], got {value!r}")
+    return value
+
+
+def check_choice(value, name, choices):
+    """Return ``value`` if it is one of ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise IKError(f"{name} must be one of {', '.join(choices)}; got {_describe(value)}")
+    return value

@@ -1,0 +1,176 @@
+"""Quaternions and the rotation convention of ikcore, written once.
+
+Quaternions are tuples ``(w, x, y, z)`` of floats, unit length, acting on vectors
+as ``v' = q v q*``.
+
+The chain convention
+--------------------
+A chain has rest points ``p_0 .. p_N`` (root first) and one local rotation
+``q_i`` per joint ``i`` (``0 <= i < N``), relative to the rest pose. Joint ``i``'s
+world rotation is the product from the root::
+
+    R_i = q_0 q_1 ... q_i
+
+and the points follow by forward kinematics, the root never moving::
+
+    positions[i + 1] = positions[i] + R_i (rest[i + 1] - rest[i])
+
+``q_i`` is expressed in the frame of its parent (``R_{i-1}``, the world frame
+for the root joint); at rest every ``q_i`` is the identity, so a constraint on
+joint ``i`` is written in world coordinates of the rest pose. An orientation
+target is the world rotation ``R_{N-1}`` of the last bone.
+
+These helpers are for clarity, not for hot loops: the solvers inline the maths.
+"""
+
+import math
+
+IDENTITY = (1.0, 0.0, 0.0, 0.0)
+
+
+def multiply(a, b):
+    """Hamilton product ``a b`` (apply ``b`` first, then ``a``)."""
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    )
+
+
+def conjugate(q):
+    """Inverse of a unit quaternion."""
+    return (q[0], -q[1], -q[2], -q[3])
+
+
+def normalize(q):
+    """``q / |q|``; the identity for a (near) zero quaternion."""
+    w, x, y, z = q
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    if n < 1e-300:
+        return IDENTITY
+    return (w / n, x / n, y / n, z / n)
+
+
+def rotate(q, v):
+    """Rotate vector ``v`` by unit quaternion ``q``.
+
+    Uses ``v' = v + 2 w (u x v) + 2 u x (u x v)`` with ``u`` the vector part.
+    """
+    w, x, y, z = q
+    vx, vy, vz = v
+    tx = 2.0 * (y * vz - z * vy)
+    ty = 2.0 * (z * vx - x * vz)
+    tz = 2.0 * (x * vy - y * vx)
+    return (
+        vx + w * tx + (y * tz - z * ty),
+        vy + w * ty + (z * tx - x * tz),
+        vz + w * tz + (x * ty - y * tx),
+    )
+
+
+def from_axis_angle(axis, angle):
+    """Rotation by ``angle`` radians about ``axis`` (any non-zero length)."""
+    ax, ay, az = axis
+    n = math.sqrt(ax * ax + ay * ay + az * az)
+    s = math.sin(0.5 * angle) / n
+    return (math.cos(0.5 * angle), ax * s, ay * s, az * s)
+
+
+def perpendicular(v):
+    """A unit vector perpendicular to ``v`` (``v`` non-zero)."""
+    x, y, z = v
+    # Cross with the world axis least aligned with v: never near-parallel.
+    if abs(x) <= abs(y) and abs(x) <= abs(z):
+        p = (0.0, z, -y)
+    elif abs(y) <= abs(z):
+        p = (-z, 0.0, x)
+    else:
+        p = (y, -x, 0.0)
+    n = math.sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2])
+    return (p[0] / n, p[1] / n, p[2] / n)
+
+
+def between(u, v):
+    """Shortest-arc rotation taking direction ``u`` to direction ``v``.
+
+    For opposite directions the half turn is about an axis perpendicular to ``u``.
+    Zero vectors give the identity.
+    """
+    ux, uy, uz = u
+    vx, vy, vz = v
+    nu = math.sqrt(ux * ux + uy * uy + uz * uz)
+    nv = math.sqrt(vx * vx + vy * vy + vz * vz)
+    if nu < 1e-300 or nv < 1e-300:
+        return IDENTITY
+    d = (ux * vx + uy * vy + uz * vz) / (nu * nv)
+    if d < -1.0 + 1e-12:
+        px, py, pz = perpendicular(u)
+        return (0.0, px, py, pz)
+    w = nu * nv + (ux * vx + uy * vy + uz * vz)
+    return normalize((w, uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx))
+
+
+def angle(q):
+    """Rotation angle of ``q`` in ``[0, pi]``."""
+    w, x, y, z = q
+    s = math.sqrt(x * x + y * y + z * z)
+    return 2.0 * math.atan2(s, abs(w))
+
+
+def angle_between(a, b):
+    """Angle in ``[0, pi]`` of the rotation taking ``a`` to ``b``."""
+    d = abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3])
+    return 2.0 * math.acos(min(1.0, d))
+
+
+def wrap_angle(a):
+    """Map an angle in radians into ``(-pi, pi]``."""
+    a = math.fmod(a, 2.0 * math.pi)
+    if a > math.pi:
+        a -= 2.0 * math.pi
+    elif a <= -math.pi:
+        a += 2.0 * math.pi
+    return a
+
+
+def twist_angle(q, axis):
+    """Signed angle of the twist of ``q`` about unit ``axis``, in ``(-pi, pi]``.
+
+    The twist is the part of ``q`` that rotates about ``axis``; its angle is
+    ``2 atan2(v . axis, w)`` with ``v`` the vector part, which keeps the sign
+    (never ``acos`` of ``w`` alone).
+    """
+    w, x, y, z = q
+    return wrap_angle(2.0 * math.atan2(x * axis[0] + y * axis[1] + z * axis[2], w))
+
+
+def swing_twist(q, axis):
+    """Split ``q = swing * twist`` with ``twist`` about unit ``axis``.
+
+    ``swing`` moves ``axis`` the shortest way to ``q``'s image of it. When the
+    swing is a half turn, the projection of the vector part on ``axis`` and ``w``
+    both vanish and the twist is taken as the identity.
+    """
+    w, x, y, z = q
+    ax, ay, az = axis
+    p = x * ax + y * ay + z * az
+    n = math.sqrt(w * w + p * p)
+    if n < 1e-12:
+        twist = IDENTITY
+    else:
+        twist = (w / n, p * ax / n, p * ay / n, p * az / n)
+    swing = multiply(q, conjugate(twist))
+    return swing, twist
+
+
+def to_matrix(q):
+    """Row-major 3x3 rotation matrix of ``q`` as a tuple of 9 floats."""
+    w, x, y, z = q
+    return (
+        1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+        2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+        2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+    )

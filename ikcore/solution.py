@@ -1,0 +1,66 @@
+"""The one result type of every solve."""
+
+CONVERGED = "converged"
+UNREACHABLE = "unreachable"
+MAX_ITERATIONS = "max_iterations"
+STALLED = "stalled"
+STATUSES = (CONVERGED, UNREACHABLE, MAX_ITERATIONS, STALLED)
+
+
+class Solution:
+    """How a solve ended, and the pose it returns.
+
+    Attributes
+    ----------
+    positions : list of (x, y, z)
+        ``N + 1`` points, exactly ``chain.forward(rotations)``.
+    rotations : list of (w, x, y, z)
+        ``N`` unit quaternions: local joint rotations relative to the rest pose
+        (convention in :mod:`ikcore.rotation`), within the joint limits.
+    status : str
+        ``"converged"`` when ``error <= tolerance`` (and the orientation error
+        within its tolerance where one was asked); otherwise ``"unreachable"``
+        when no pose of the chain can reach the target (farther than ``reach``
+        from the root, or nearer than the chain can fold); ``"stalled"`` when
+        the solver stopped because progress stopped; ``"max_iterations"``
+        otherwise.
+    iterations : int
+    error : float
+        ``|effector - target|`` of the returned pose.
+    orientation_error : float or None
+        Radians between the reached and the asked orientation; ``None`` when
+        none was asked.
+    errors : list of float
+        The starting error, then the error after each iteration; the last
+        entry equals ``error``.
+    method : str
+    """
+
+    __slots__ = ("positions", "rotations", "status", "iterations", "error", "orientation_error",
+                 "errors", "method")
+
+    def __init__(self, positions, rotations, status, iterations, error, orientation_error, errors,
+                 method):
+        self.positions = positions
+        self.rotations = rotations
+        self.status = status
+        self.iterations = iterations
+        self.error = error
+        self.orientation_error = orientation_error
+        self.errors = errors
+        self.method = method
+
+    @property
+    def converged(self):
+        """``status == "converged"``."""
+        return self.status == CONVERGED
+
+    @property
+    def effector(self):
+        """The end effector's position."""
+        return self.positions[-1]
+
+    def __repr__(self):
+        extra = "" if self.orientation_error is None else f", orientation_error={self.orientation_error:.3g}"
+        return (f"Solution(method={self.method!r}, status={self.status!r}, iterations={self.iterations}, "
+                f"error={self.error:.3g}{extra})")

@@ -1,0 +1,145 @@
+"""``solve``: one entry point for every method, and the honest verdict."""
+
+import importlib
+import math
+
+from . import rotation as rot
+from .chain import Chain
+from .checks import (check_choice, check_int_range, check_point, check_positive, check_quaternion,
+                     check_rotations)
+from .errors import IKError
+from .problem import Problem, read_options
+from .solution import CONVERGED, MAX_ITERATIONS, STALLED, UNREACHABLE, Solution
+
+METHODS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "two_bone", "fabrik_dls")
+
+_modules = {}
+
+
+def solver_module(method):
+    """The module under :mod:`ikcore.solvers` that implements ``method``."""
+    module = _modules.get(method)
+    if module is None:
+        check_choice(method, "method", METHODS)
+        module = importlib.import_module(f"{__package__}.solvers.{method}")
+        _modules[method] = module
+    return module
+
+
+def make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
+                 orientation_tolerance, pole, method_options):
+    """Validate a solve request into a :class:`~ikcore.problem.Problem`."""
+    if not isinstance(chain, Chain):
+        raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
+    module = solver_module(method)
+    target = check_point(target, "target")
+    if start is None:
+        start = [rot.IDENTITY] * chain.size
+    else:
+        start = check_rotations(start, chain.size, "start")
+    if chain.limited:
+        start = chain.clamp(start)
+    tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
+    if max_iterations is None:
+        max_iterations = module.MAX_ITERATIONS
+    max_iterations = check_int_range(max_iterations, "max_iterations", 1, 100000)
+    if orientation is not None:
+        orientation = check_quaternion(orientation, "orientation")
+    orientation_tolerance = (1e-3 if orientation_tolerance is None
+                             else check_positive(orientation_tolerance, "orientation_tolerance"))
+    if pole is not None:
+        pole = check_point(pole, "pole")
+    options = read_options(method, method_options, module.OPTIONS)
+    if hasattr(module, "check_problem"):
+        module.check_problem(chain, orientation, options)
+    return Problem(chain, target, start, tolerance, max_iterations, orientation,
+                   orientation_tolerance, pole, options)
+
+
+def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_iterations=None,
+          orientation=None, orientation_tolerance=None, pole=None, **method_options):
+    """Solve ``chain`` so that its end effector reaches ``target``.
+
+    Parameters
+    ----------
+    chain : Chain
+    target : (x, y, z)
+        World position for the end effector.
+    method : str
+        One of :data:`METHODS`.
+    start : list of N (w, x, y, z), optional
+        Rotations to start from (default the rest pose); pass the previous
+        solution's rotations to track a moving target. Clamped to the limits.
+    tolerance : float, optional
+        Position tolerance in the chain's units (default ``1e-3 * chain.reach``).
+    max_iterations : int, optional
+        In ``[1, 100000]``; each method has its own default.
+    orientation : (w, x, y, z), optional
+        Asked world rotation ``R_{N-1}`` of the last bone.
+    orientation_tolerance : float, optional
+        Radians (default ``1e-3``).
+    pole : (x, y, z), optional
+        World point hinting the bend plane and side (two_bone, fabrik, ccd).
+    **method_options
+        The method's tuning parameters (its module's ``OPTIONS``).
+
+    Returns
+    -------
+    Solution
+        Positions, rotations (within the limits), status, iterations, error
+        and the error history.
+
+    Raises
+    ------
+    IKError
+        For every invalid input, naming it.
+
+    See :mod:`ikcore.rotation` for the rotation convention.
+    """
+    problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
+                           orientation_tolerance, pole, method_options)
+    outcome = _modules[method].run(problem)
+    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled)
+
+
+def judge(problem, method, rotations, iterations, errors, stalled):
+    """Turn a solver's raw result into an honest :class:`Solution`.
+
+    The rotations are normalised and clamped to the limits once more (a no-op
+    for a well-behaved solver, a guarantee for every caller), the positions are
+    recomputed from them, and the status follows from the returned pose alone.
+    """
+    chain = problem.chain
+    rotations = [rot.normalize(q) for q in rotations]
+    if chain.limited:
+        rotations = chain.clamp(rotations)
+    positions = chain._forward(rotations)
+    tx, ty, tz = problem.target
+    ex, ey, ez = positions[-1]
+    error = math.sqrt((ex - tx) ** 2 + (ey - ty) ** 2 + (ez - tz) ** 2)
+    errors = list(errors) if errors else [error]
+    errors[-1] = error
+    orientation_error = None
+    if problem.orientation is not None:
+        last = chain.world_rotations(rotations)[-1]
+        orientation_error = rot.angle_between(last, problem.orientation)
+    if error <= problem.tolerance and (orientation_error is None
+                                       or orientation_error <= problem.orientation_tolerance):
+        status = CONVERGED
+    elif not reachable(chain, problem.target):
+        status = UNREACHABLE
+    elif stalled:
+        status = STALLED
+    else:
+        status = MAX_ITERATIONS
+    return Solution(positions, rotations, status, iterations, error, orientation_error, errors, method)
+
+
+def reachable(chain, target):
+    """Whether some pose of the free chain puts the effector on ``target``.
+
+    True when the distance from the root lies within ``[min_reach, reach]``.
+    """
+    rx, ry, rz = chain.points[0]
+    d = math.sqrt((target[0] - rx) ** 2 + (target[1] - ry) ** 2 + (target[2] - rz) ** 2)
+    return chain.min_reach <= d <= chain.reach

@@ -1,0 +1,1 @@
+"""One module per method; see :mod:`ikcore.problem` for what each provides."""
