@@ -122,8 +122,9 @@ def angle(q):
 
 def angle_between(a, b):
     """Angle in ``[0, pi]`` of the rotation taking ``a`` to ``b``."""
-    d = abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3])
-    return 2.0 * math.acos(min(1.0, d))
+    # atan2 of the relative rotation, not acos of the dot product: acos loses
+    # half the digits near identical rotations.
+    return angle(multiply(conjugate(a), b))
 
 
 def wrap_angle(a):

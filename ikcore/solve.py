@@ -13,6 +13,9 @@ from .solution import CONVERGED, MAX_ITERATIONS, STALLED, UNREACHABLE, Solution
 
 METHODS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "two_bone", "fabrik_dls")
 
+# Methods that can meet an orientation target for the last bone.
+ORIENTATION_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
+
 _modules = {}
 
 
@@ -44,6 +47,9 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
         max_iterations = module.MAX_ITERATIONS
     max_iterations = check_int_range(max_iterations, "max_iterations", 1, 100000)
     if orientation is not None:
+        if method not in ORIENTATION_METHODS:
+            raise IKError(f"method {method!r} takes no orientation target; use one of "
+                          f"{', '.join(ORIENTATION_METHODS)}")
         orientation = check_quaternion(orientation, "orientation")
     orientation_tolerance = (1e-3 if orientation_tolerance is None
                              else check_positive(orientation_tolerance, "orientation_tolerance"))
