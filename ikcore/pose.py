@@ -1,0 +1,158 @@
+"""Poses as JSON: what the page's "Download pose" writes and Python reads back.
+
+The format (version 1)::
+
+    {"format": "ikcore-pose", "version": 1, "scene": "arm", "method": "fabrik",
+     "convention": "...",
+     "chains": [{"name": "arm",
+                 "rest": [[x, y, z], ...],          # N + 1 rest points, root first
+                 "joints": [null | {"type": "hinge", "axis": [x, y, z], "min_deg": a, "max_deg": b}
+                                 | {"type": "ball", "cone_deg": c, "twist_min_deg": a, "twist_max_deg": b}],
+                 "rotations": [[w, x, y, z], ...],  # N local rotations (ikcore.rotation convention)
+                 "positions": [[x, y, z], ...]}]}   # N + 1 points, forward kinematics of the rotations
+
+Positions and rest points are in the frame the chain was solved in (a skeleton
+chain's parent frame; the world for a free-standing chain).
+"""
+
+import json
+import math
+
+from .chain import Chain
+from .checks import check_float, check_point, check_rotations, check_vector
+from .constraints import BallSocket, Hinge
+from .errors import IKError
+
+FORMAT = "ikcore-pose"
+VERSION = 1
+CONVENTION = ("quaternions (w, x, y, z); joint i's world rotation R_i = q_0 q_1 ... q_i; "
+              "positions[i+1] = positions[i] + R_i (rest[i+1] - rest[i]); the root never moves")
+_MAX_CHAINS = 1000
+
+
+class PoseChain:
+    """One chain of a pose: a :class:`~ikcore.Chain`, its rotations and positions."""
+
+    __slots__ = ("name", "chain", "rotations", "positions")
+
+    def __init__(self, name, chain, rotations, positions):
+        self.name = name
+        self.chain = chain
+        self.rotations = rotations
+        self.positions = positions
+
+    def __repr__(self):
+        return f"PoseChain({self.name!r}, bones={self.chain.size})"
+
+
+class Pose:
+    """A read pose: ``scene``, ``method`` and ``chains`` (a list of :class:`PoseChain`)."""
+
+    __slots__ = ("scene", "method", "chains")
+
+    def __init__(self, scene, method, chains):
+        self.scene = scene
+        self.method = method
+        self.chains = chains
+
+    def __getitem__(self, name):
+        for c in self.chains:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+def joint_to_json(joint):
+    """A constraint as a JSON-ready dict (``None`` stays ``None``)."""
+    if joint is None:
+        return None
+    if isinstance(joint, Hinge):
+        return {"type": "hinge", "axis": list(joint.axis), "min_deg": joint.min_deg, "max_deg": joint.max_deg}
+    return {"type": "ball", "cone_deg": joint.cone_deg, "twist_min_deg": joint.twist_min_deg,
+            "twist_max_deg": joint.twist_max_deg}
+
+
+def _joint_from_json(data, where):
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise IKError(f"{where} must be null or an object, got {data!r:.60}")
+    kind = data.get("type")
+    if kind == "hinge":
+        return Hinge(axis=check_vector(data.get("axis"), f"{where}.axis"),
+                     min_deg=check_float(data.get("min_deg"), f"{where}.min_deg"),
+                     max_deg=check_float(data.get("max_deg"), f"{where}.max_deg"))
+    if kind == "ball":
+        return BallSocket(cone_deg=check_float(data.get("cone_deg"), f"{where}.cone_deg"),
+                          twist_min_deg=check_float(data.get("twist_min_deg"), f"{where}.twist_min_deg"),
+                          twist_max_deg=check_float(data.get("twist_max_deg"), f"{where}.twist_max_deg"))
+    raise IKError(f"{where}.type must be 'hinge' or 'ball', got {kind!r:.60}")
+
+
+def dump_pose(scene, method, chains):
+    """The JSON-ready dict of a pose.
+
+    Parameters
+    ----------
+    scene, method : str
+    chains : iterable of (name, Chain, rotations)
+        Positions are computed from the rotations by forward kinematics.
+    """
+    out = []
+    for name, chain, rotations in chains:
+        positions = chain.forward(rotations)
+        out.append({"name": str(name), "rest": [list(p) for p in chain.points],
+                    "joints": [joint_to_json(j) for j in chain.joints],
+                    "rotations": [list(q) for q in rotations], "positions": [list(p) for p in positions]})
+    return {"format": FORMAT, "version": VERSION, "scene": str(scene), "method": str(method),
+            "convention": CONVENTION, "chains": out}
+
+
+def load_pose(source):
+    """Read a pose from a JSON string, bytes, file object or parsed dict.
+
+    Every chain is rebuilt and checked: its positions must equal the forward
+    kinematics of its rotations (to ``1e-6 x reach``).
+
+    Raises
+    ------
+    IKError
+        Malformed JSON, another format or version, or any invalid value.
+    """
+    if hasattr(source, "read"):
+        source = source.read()
+    if isinstance(source, (str, bytes, bytearray)):
+        try:
+            source = json.loads(source)
+        except ValueError as exc:
+            raise IKError(f"pose is not valid JSON: {exc}") from None
+    if not isinstance(source, dict):
+        raise IKError("pose must be a JSON object")
+    if source.get("format") != FORMAT:
+        raise IKError(f"pose format must be {FORMAT!r}, got {source.get('format')!r:.60}")
+    if source.get("version") != VERSION:
+        raise IKError(f"pose version {source.get('version')!r:.20} is not supported (expected {VERSION})")
+    entries = source.get("chains")
+    if not isinstance(entries, list) or not 1 <= len(entries) <= _MAX_CHAINS:
+        raise IKError(f"pose chains must be a list of 1 to {_MAX_CHAINS} chains")
+    chains = []
+    for k, entry in enumerate(entries):
+        where = f"chains[{k}]"
+        if not isinstance(entry, dict):
+            raise IKError(f"{where} must be an object")
+        joints = entry.get("joints")
+        if joints is not None and not isinstance(joints, list):
+            raise IKError(f"{where}.joints must be a list")
+        joints = None if joints is None else [_joint_from_json(j, f"{where}.joints[{i}]") for i, j in enumerate(joints)]
+        chain = Chain(entry.get("rest"), joints)
+        rotations = check_rotations(entry.get("rotations"), chain.size, f"{where}.rotations")
+        positions = chain.forward(rotations)
+        given = entry.get("positions")
+        if given is not None:
+            if not isinstance(given, list) or len(given) != len(positions):
+                raise IKError(f"{where}.positions must hold {len(positions)} points")
+            for i, (p, f) in enumerate(zip(given, positions)):
+                if math.dist(check_point(p, f"{where}.positions[{i}]"), f) > 1e-6 * chain.reach:
+                    raise IKError(f"{where}.positions[{i}] does not match the rotations")
+        chains.append(PoseChain(str(entry.get("name", f"chain{k}")), chain, rotations, positions))
+    return Pose(str(source.get("scene", "")), str(source.get("method", "")), chains)
