@@ -1,0 +1,13 @@
+"""The page's scenes, pure Python and headless: arm, tentacles, spider, race.
+
+Start with :mod:`ikcore.rigs.scene`, which states the per-frame contract the
+page relies on. The pieces: :mod:`~ikcore.rigs.terrain` (a seeded heightfield),
+:mod:`~ikcore.rigs.paths` (scripted target paths), :mod:`~ikcore.rigs.gait`
+(feet stepping in groups), and one module per scene.
+"""
+
+from .paths import Hops, Lissajous, Spin, figure_eight
+from .scene import SCENES, STATUS_CODES, Scene, make_scene
+from .terrain import Terrain
+
+__all__ = ["Hops", "Lissajous", "SCENES", "STATUS_CODES", "Scene", "Spin", "Terrain", "figure_eight", "make_scene"]

@@ -1,0 +1,453 @@
+"""Scenes for the page: the common base, the registry, and the per-frame contract.
+
+The contract
+------------
+::
+
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race
+    layout = scene.layout()               # once: counts, offsets, static descriptions
+    buf = scene.allocate()                # once: array('d') of layout["size"] floats
+    every frame:
+        scene.step(dt)                    # advance time, move scripted targets, solve every chain
+        scene.write(buf)                  # fill buf in place: nothing is allocated
+    on input:
+        scene.set_target(name, (x, y, z), orientation=None)
+        scene.release(name=None)          # hand a dragged target back to its script
+        scene.set_params(method=..., tolerance=..., max_iterations=..., damping=...,
+                         constraints=..., animate=..., **scene_specific)
+    for the HUD and tests:
+        scene.state()                     # {scene, method, frame, time, chains: [...], ...}
+
+``step(dt)`` takes seconds (``dt >= 0``, finite; steps above :data:`MAX_DT` are
+cut to it so a tab that slept does not teleport anything). Each chain is solved
+once per frame, warm-started from the previous frame's rotations, with the
+scene's method, ``max_iterations`` iterations at most, and the tolerance
+``tolerance x reach`` (``tolerance`` is relative to each chain's reach). Every
+setter validates its input and raises :class:`ikcore.IKError` naming the bad
+value; a refused call changes nothing.
+
+The buffer
+----------
+``layout()["sections"]`` gives each section's ``offset`` (in floats), ``count``
+(records) and ``stride`` (floats per record); all coordinates are world
+coordinates, Y up:
+
+``bones``   ``[x0, y0, z0, x1, y1, z1, radius, kind]``: a capsule from the first
+            point to the second; ``kind`` is a code of ``layout()["kinds"]``
+            (``bone``, ``tip`` for a chain's last bone, ``body``, ``link`` for
+            a bone no solver moves).
+``joints``  ``[x, y, z, radius, qw, qx, qy, qz]``: every chain point, root
+            first; ``q`` is the world rotation of the frame the joint's limits
+            are written in (its parent bone's frame; for a chain's last point,
+            the last bone's frame), to draw hinge arcs and cones with the
+            constraint descriptions of ``layout()["chains"][k]["constraints"]``.
+``targets`` ``[x, y, z, qw, qx, qy, qz, radius]``: in the order of
+            ``layout()["targets"]`` (which says which are draggable and which
+            carry an orientation; identity otherwise).
+``chains``  ``[status, error, iterations, ms]``: ``status`` indexes
+            ``layout()["statuses"]`` (-1 before the first solve); ``ms`` is the
+            Python time of that chain's solve this frame.
+
+``layout()["chains"]`` says which bone and joint records belong to which chain.
+Scenes with ground give ``layout()["terrain"]`` and ``scene.terrain_grid()``.
+"""
+
+import importlib
+import math
+import time
+from array import array
+
+from .. import rotation as rot
+from ..checks import check_choice, check_float, check_int_range, check_point, check_positive, check_quaternion
+from ..errors import IKError
+from ..pose import dump_pose, joint_to_json
+from ..solution import STATUSES
+from ..solve import METHODS, solver_module
+
+#: Longest step (seconds) a frame may take.
+MAX_DT = 0.1
+#: Status codes of the ``chains`` section; ``running`` is a race lane still iterating.
+STATUS_CODES = STATUSES + ("running",)
+KINDS = {"bone": 0, "tip": 1, "body": 2, "link": 3}
+BONE, TIP, BODY, LINK = 0, 1, 2, 3
+STRIDE = 8
+CHAIN_STRIDE = 4
+
+
+def check_bool(value, name):
+    """Return ``value`` if it is a bool."""
+    if not isinstance(value, bool):
+        raise IKError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+class Target:
+    """A target the page draws (and may drag): position, optional orientation, script."""
+
+    __slots__ = ("name", "position", "orientation", "path", "spin", "draggable", "radius", "pinned")
+
+    def __init__(self, name, position, orientation=None, path=None, spin=None, draggable=True, radius=0.05):
+        self.name = name
+        self.position = check_point(position, f"target {name!r} position")
+        self.orientation = None if orientation is None else check_quaternion(orientation, f"target {name!r}")
+        self.path = path
+        self.spin = spin
+        self.draggable = draggable
+        self.radius = radius
+        self.pinned = False
+
+    def follow(self, t):
+        """Move along the script, unless pinned by the user."""
+        if self.pinned:
+            return
+        if self.path is not None:
+            self.position = self.path(t)
+        if self.spin is not None:
+            self.orientation = self.spin(t)
+
+
+class Limb:
+    """A bound chain as a scene draws and solves it."""
+
+    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "target", "solution", "ms",
+                 "reach")
+
+    def __init__(self, bound, radii, joint_radii=None, target=None):
+        self.bound = bound
+        self.name = bound.name
+        n = bound.chain.size
+        self.radii = [float(r) for r in radii] if len(radii) == n else [float(radii[0])] * n
+        self.joint_radii = (self.radii + [self.radii[-1]]) if joint_radii is None else list(joint_radii)
+        # The last two floats of each bone record: radius and kind.
+        self.bone_tails = [(r, float(BONE)) for r in self.radii[:-1]] + [(self.radii[-1], float(TIP))]
+        self.target = target
+        self.solution = None
+        self.ms = 0.0
+        self.reach = bound.chain.reach
+
+
+class Scene:
+    """The common base of the page's scenes (the contract is in the module docstring).
+
+    A subclass builds ``self.skeleton``, adds :class:`Limb` records with
+    :meth:`add_limb` and :class:`Target` records with :meth:`add_target`, and
+    overrides :meth:`advance` (move things) and :meth:`solve` (solve the
+    chains); :meth:`extra_bones` and :meth:`extras` add scene-specific drawing
+    and state.
+    """
+
+    name = "scene"
+    #: Methods this scene can solve with.
+    methods = tuple(m for m in METHODS if m != "two_bone")
+    default_method = "fabrik"
+    default_max_iterations = 10
+    #: Scene-specific parameters: ``{name: check}``, values live in ``self.params``.
+    extra_params = {}
+
+    def __init__(self):
+        self.time = 0.0
+        self.script_time = 0.0
+        self.frame = 0
+        self.limbs = []
+        self.targets = {}
+        self.params = {"method": self.default_method, "tolerance": 1e-3,
+                       "max_iterations": self.default_max_iterations, "damping": None,
+                       "constraints": True, "animate": True}
+        self._options = {}
+        self._extra_bone_count = 0
+
+    # -- building ------------------------------------------------------------------------------
+
+    def add_limb(self, limb):
+        self.limbs.append(limb)
+        return limb
+
+    def add_target(self, target):
+        self.targets[target.name] = target
+        return target
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def set_target(self, name, position, orientation=None):
+        """Place target ``name`` (pins it: its script stops until :meth:`release`)."""
+        target = self._draggable(name)
+        position = check_point(position, f"target {name!r} position")
+        if orientation is not None:
+            if target.orientation is None:
+                raise IKError(f"target {name!r} takes no orientation")
+            orientation = check_quaternion(orientation, f"target {name!r} orientation")
+        self.place(target, position, orientation)
+
+    def place(self, target, position, orientation):
+        """Apply a validated :meth:`set_target` (scenes react to their own targets here)."""
+        target.position = position
+        if orientation is not None:
+            target.orientation = orientation
+        target.pinned = True
+
+    def release(self, name=None):
+        """Hand target ``name`` (or every target) back to its script."""
+        for target in (self.targets.values() if name is None else [self._draggable(name)]):
+            target.pinned = False
+
+    def _draggable(self, name):
+        target = self.targets.get(name) if isinstance(name, str) else None
+        if target is None or not target.draggable:
+            names = ", ".join(t.name for t in self.targets.values() if t.draggable)
+            raise IKError(f"scene {self.name!r} has no draggable target {name!r} (it has: {names})")
+        return target
+
+    def set_params(self, **params):
+        """Change parameters; all are validated before any is applied.
+
+        Parameters
+        ----------
+        method : str
+            One of ``self.methods``.
+        tolerance : float
+            Relative to each chain's reach, in ``(0, 0.5]``.
+        max_iterations : int
+            Per chain per frame, in ``[1, 10000]``.
+        damping : float
+            Passed to methods that take a ``damping`` option (> 0).
+        constraints : bool
+            Whether joint limits are applied.
+        animate : bool
+            Whether scripted targets move.
+        **scene_specific
+            See the scene's ``extra_params``.
+        """
+        new = dict(self.params)
+        for key, value in params.items():
+            if value is None:
+                continue
+            if key == "method":
+                new[key] = check_choice(value, "method", self.methods)
+            elif key == "tolerance":
+                value = check_positive(value, "tolerance")
+                if value > 0.5:
+                    raise IKError(f"tolerance is relative to the reach and must be <= 0.5, got {value!r}")
+                new[key] = value
+            elif key == "max_iterations":
+                new[key] = check_int_range(value, "max_iterations", 1, 10000)
+            elif key == "damping":
+                new[key] = check_positive(value, "damping")
+            elif key in ("constraints", "animate"):
+                new[key] = check_bool(value, key)
+            elif key in self.extra_params:
+                new[key] = self.extra_params[key](value, key)
+            else:
+                known = ", ".join(["method", "tolerance", "max_iterations", "damping", "constraints", "animate",
+                                   *self.extra_params])
+                raise IKError(f"scene {self.name!r} has no parameter {key!r} (it has: {known})")
+        old = self.params
+        self.params = new
+        self._options = self.method_options(new["method"])
+        if new["constraints"] != old["constraints"]:
+            for limb in self.limbs:
+                limb.bound.constrained = new["constraints"]
+        self.params_changed(old)
+
+    def params_changed(self, old):
+        """React to a parameter change (``old`` holds the previous values)."""
+
+    def method_options(self, method):
+        """Options to pass for ``method``: damping where the method takes it."""
+        opts = {}
+        if self.params["damping"] is not None and "damping" in solver_module(method).OPTIONS:
+            opts["damping"] = self.params["damping"]
+        return opts
+
+    @property
+    def method(self):
+        return self.params["method"]
+
+    # -- the frame -----------------------------------------------------------------------------
+
+    def step(self, dt):
+        """Advance by ``dt`` seconds: scripts, motion, then one solve per chain."""
+        dt = check_float(dt, "dt")
+        if dt < 0.0:
+            raise IKError(f"dt must be >= 0, got {dt!r}")
+        dt = min(dt, MAX_DT)
+        self.time += dt
+        if self.params["animate"]:
+            self.script_time += dt
+        self.frame += 1
+        self.advance(dt)
+        self.solve()
+
+    def advance(self, dt):
+        """Move scripted targets (and anything else that moves by itself)."""
+        t = self.script_time
+        for target in self.targets.values():
+            target.follow(t)
+
+    def solve(self):
+        """Solve every limb for its target."""
+        for limb in self.limbs:
+            target = self.targets[limb.target]
+            self.solve_limb(limb, target.position)
+
+    def solve_limb(self, limb, target, orientation=None, pole=None, local=False, method=None, max_iterations=None):
+        """Solve one limb with the scene's parameters; time it."""
+        t0 = time.perf_counter()
+        method = method or self.params["method"]
+        options = self._options if method == self.params["method"] else self.method_options(method)
+        sol = limb.bound.solve(target, method, orientation=orientation, pole=pole, local=local,
+                               tolerance=self.params["tolerance"] * limb.reach,
+                               max_iterations=max_iterations or self.params["max_iterations"], **options)
+        limb.ms = (time.perf_counter() - t0) * 1000.0
+        limb.solution = sol
+        return sol
+
+    # -- output --------------------------------------------------------------------------------
+
+    def extra_bones(self):
+        """Bones drawn besides the chains: a list of ``(p0, p1, radius, kind)``."""
+        return []
+
+    def layout(self):
+        """What the page allocates once: section offsets and counts, static descriptions."""
+        bone = joint = 0
+        chains = []
+        for limb in self.limbs:
+            n = limb.bound.chain.size
+            chains.append({"name": limb.name, "bones": [bone, n], "joints": [joint, n + 1],
+                           "target": limb.target, "reach": limb.reach,
+                           "constraints": [joint_to_json(j) for j in limb.bound.limited_chain.joints]})
+            bone += n
+            joint += n + 1
+        self._extra_bone_count = len(self.extra_bones())
+        bones = bone + self._extra_bone_count
+        targets = len(self.targets)
+        sections = {}
+        offset = 0
+        for key, count, stride in (("bones", bones, STRIDE), ("joints", joint, STRIDE),
+                                   ("targets", targets, STRIDE), ("chains", len(self.limbs), CHAIN_STRIDE)):
+            sections[key] = {"offset": offset, "count": count, "stride": stride}
+            offset += count * stride
+        return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
+                "statuses": list(STATUS_CODES), "chains": chains,
+                "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
+                             "radius": t.radius} for t in self.targets.values()],
+                "methods": list(self.methods), "params": self.get_params(), "terrain": self.terrain_info(),
+                "camera": self.camera()}
+
+    def allocate(self):
+        """A zeroed ``array('d')`` the size of :meth:`layout`'s buffer."""
+        return array("d", bytes(8 * self.layout()["size"]))
+
+    def camera(self):
+        """A suggested camera: ``{"position": [x, y, z], "target": [x, y, z]}``."""
+        return {"position": [3.0, 2.5, 4.0], "target": [0.0, 1.0, 0.0]}
+
+    def terrain_info(self):
+        """``None``, or the terrain's ``{"half", "resolution"}`` for :meth:`terrain_grid`."""
+        return None
+
+    def get_params(self):
+        return dict(self.params)
+
+    def write(self, buf):
+        """Fill ``buf`` (from :meth:`allocate`) with this frame's bones, joints, targets and chains.
+
+        The records are gathered in a list and copied into ``buf`` in one slice
+        assignment: ``buf`` keeps its size and memory, so a view the page holds
+        on it stays valid. Returns the number of floats written.
+        """
+        self.skeleton.update()
+        out = []
+        put = out.extend
+        for limb in self.limbs:
+            nodes = limb.bound.nodes
+            p = nodes[0]._p
+            for node, tail in zip(nodes[1:], limb.bone_tails):
+                q = node._p
+                put(p)
+                put(q)
+                put(tail)
+                p = q
+        for p, q, radius, kind in self.extra_bones():
+            put(p)
+            put(q)
+            put((radius, kind))
+        for limb in self.limbs:
+            for node, radius in zip(limb.bound.nodes, limb.joint_radii):
+                # The frame joint i's limits live in: its parent's (the last point: the last bone's).
+                parent = node.parent
+                put(node._p)
+                out.append(radius)
+                put(rot.IDENTITY if parent is None else parent._q)
+        for target in self.targets.values():
+            put(target.position)
+            put(target.orientation or rot.IDENTITY)
+            out.append(target.radius)
+        for limb in self.limbs:
+            status, error, iterations = self.report(limb)
+            put((-1.0 if status is None else STATUS_CODES.index(status), error or 0.0, iterations, limb.ms))
+        buf[0:len(out)] = array("d", out)
+        return len(out)
+
+    def report(self, limb):
+        """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
+        sol = limb.solution
+        if sol is None:
+            return None, None, 0
+        return sol.status, sol.error, sol.iterations
+
+    def state(self):
+        """A JSON-ready summary: scene, method, frame, time, params and per chain its result."""
+        chains = []
+        for limb in self.limbs:
+            status, error, iterations = self.report(limb)
+            target = self.limb_target(limb)
+            chains.append({"name": limb.name, "status": status, "error": error, "iterations": iterations,
+                           "effector": list(limb.bound.effector()),
+                           "target": None if target is None else list(target),
+                           "ms": limb.ms})
+        out = {"scene": self.name, "method": self.params["method"], "frame": self.frame, "time": self.time,
+               "params": self.get_params(), "chains": chains,
+               "targets": {t.name: {"position": list(t.position),
+                                    "orientation": None if t.orientation is None else list(t.orientation),
+                                    "pinned": t.pinned} for t in self.targets.values()}}
+        out.update(self.extras())
+        return out
+
+    def limb_target(self, limb):
+        """The world point ``limb`` was last asked to reach."""
+        if limb.target is not None and limb.target in self.targets:
+            return self.targets[limb.target].position
+        return None
+
+    def extras(self):
+        """Scene-specific additions to :meth:`state`."""
+        return {}
+
+    def pose(self):
+        """The current pose as a JSON-ready dict (see :mod:`ikcore.pose`)."""
+        return dump_pose(self.name, self.params["method"],
+                         [(limb.name, limb.bound.chain, limb.bound.rotations) for limb in self.limbs])
+
+
+def finite_list(values):
+    """Whether every float of ``values`` is finite (for tests and guards)."""
+    return all(math.isfinite(v) for v in values)
+
+
+def _factory(module, cls):
+    def make():
+        return getattr(importlib.import_module(f"{__package__}.{module}"), cls)()
+    make.__name__ = f"make_{module}"
+    make.__doc__ = f"A new :class:`ikcore.rigs.{module}.{cls}`."
+    return make
+
+
+#: The page's scenes: name -> a function returning a new scene (modules load on first use).
+SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
+          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene")}
+
+
+def make_scene(name):
+    """A new scene by name (one of :data:`SCENES`)."""
+    return SCENES[check_choice(name, "scene", tuple(SCENES))]()

@@ -1,0 +1,306 @@
+"""The spider: a body on eight three-bone legs, walking over uneven terrain.
+
+Body frame: forward +x, up +y, right +z. Each leg hangs from the body:
+
+- the **coxa** (hip) turns about the body's up axis, a hinge of +-``YAW_RANGE``
+  degrees about the leg's rest heading; it is aimed at the foot directly
+  (``atan2`` of the foot seen from the hip), which puts the foot in the plane
+  of the other two bones;
+- **femur** and **tibia** form a bound chain (:mod:`ikcore.skeleton`) hanging
+  from the coxa, with hinges about the coxa's z axis: femur -75..45 degrees and
+  tibia -55..80 degrees from rest. It is solved with the scene's method
+  (``two_bone`` by default, with a pole above the knee so knees point up).
+
+Every frame:
+
+1. the body turns towards its destination (at most ``TURN_RATE``) and walks,
+   slowing as it arrives; with ``wander`` on it then picks a new destination;
+2. the gait (:mod:`ikcore.rigs.gait`) lifts a group of four feet when one
+   strays more than a stride from its rest spot, and carries them along arcs
+   to spots ahead, on the terrain; the other four stay planted;
+3. the body's height follows the feet (their mean height plus ``HEIGHT``) and
+   it tilts to the least-squares plane through them (at most ``MAX_TILT``);
+4. where a planted foot would be out of reach, the body lowers until it is not;
+5. each leg's coxa is aimed and its chain solved for the foot.
+"""
+
+import math
+import random
+
+from .. import rotation as rot
+from ..checks import check_float
+from ..constraints import Hinge
+from ..errors import IKError
+from ..skeleton import Skeleton
+from .gait import Gait
+from .scene import BODY, LINK, Limb, Scene, Target, check_bool
+from .terrain import Terrain
+
+COXA, FEMUR, TIBIA = 0.18, 0.55, 0.75
+LEG = COXA + FEMUR + TIBIA
+FEMUR_REST, TIBIA_REST = math.radians(40.0), math.radians(-75.0)
+YAW_RANGE = math.radians(65.0)
+HEIGHT = 0.42  # body above the feet's mean height
+MAX_TILT = math.radians(22.0)
+TURN_RATE = 1.2  # radians per second
+#: Farthest a planted foot may be from the femur's root (the knee's range allows 0.23 .. 1.24).
+FAR = 1.16
+HIPS = [40.0, 78.0, 108.0, 145.0]  # degrees from forward, per side
+#: Tetrapod groups: left 1, 3 with right 2, 4 step together.
+GROUPS = [0, 1, 0, 1, 1, 0, 1, 0]
+POLE = (COXA + 0.5 * FEMUR, 1.5, 0.0)  # in the coxa's frame: knees up
+
+
+def _yaw(a):
+    return (math.cos(0.5 * a), 0.0, math.sin(0.5 * a), 0.0)
+
+
+def _check_speed(value, name):
+    value = check_float(value, name)
+    if not 0.0 <= value <= 3.0:
+        raise IKError(f"{name} must be in [0, 3] units per second, got {value!r}")
+    return value
+
+
+class SpiderScene(Scene):
+    """An eight-legged walker on a procedural heightfield."""
+
+    name = "spider"
+    methods = ("two_bone", "ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
+    default_method = "two_bone"
+    default_max_iterations = 10
+    extra_params = {"speed": _check_speed, "wander": check_bool}
+
+    def __init__(self, seed=7):
+        super().__init__()
+        self.params["speed"] = 0.7
+        self.params["wander"] = True
+        self.terrain = Terrain(seed=seed)
+        self.rng = random.Random(seed)
+        self.skeleton = sk = Skeleton()
+        self.body = sk.add_node("body")
+        self.hips, self.bases, self.coxae, self.rest_local = [], [], [], []
+        knee = (COXA + FEMUR * math.cos(FEMUR_REST), FEMUR * math.sin(FEMUR_REST), 0.0)
+        foot = (knee[0] + TIBIA * math.cos(TIBIA_REST), knee[1] + TIBIA * math.sin(TIBIA_REST), 0.0)
+        joints = [Hinge((0.0, 0.0, 1.0), -75.0, 45.0), Hinge((0.0, 0.0, 1.0), -55.0, 80.0)]
+        for i in range(8):
+            side = -1.0 if i < 4 else 1.0  # left legs on -z
+            a = math.radians(HIPS[i % 4])
+            base = a if side < 0 else -a
+            hip = (0.36 * math.cos(a), 0.0, side * 0.24 * math.sin(a))
+            coxa = sk.add_node(f"coxa{i}", "body", hip, _yaw(base))
+            bound = sk.add_chain(f"leg{i}", coxa, [(COXA, 0.0, 0.0), knee, foot], joints)
+            self.add_limb(Limb(bound, [0.05, 0.03], [0.055, 0.045, 0.025], target=f"foot{i}"))
+            self.hips.append(hip)
+            self.bases.append(base)
+            self.coxae.append(coxa)
+            # Rest spot of the foot, horizontal, in the body frame.
+            reach = foot[0]
+            self.rest_local.append((hip[0] + reach * math.cos(base), hip[2] - reach * math.sin(base)))
+        self.yaws = [0.0] * 8
+        self.heading = 0.0
+        self.position = [0.0, 0.0]
+        self.velocity = (0.0, 0.0)
+        self.normal = (0.0, 1.0, 0.0)
+        self.gait = Gait(self.terrain, GROUPS, self.rest_spots())
+        self.destination = self._pick()
+        self.body_y = self.terrain.height(0.0, 0.0) + HEIGHT
+        self.add_target(Target("destination", self._ground(self.destination), radius=0.08))
+        for i, foot_ in enumerate(self.gait.feet):
+            self.add_target(Target(f"foot{i}", foot_.position, draggable=False, radius=0.035))
+        self._pose_body(0.0)
+        for i in range(8):
+            self._aim(i)
+
+    # -- steering ------------------------------------------------------------------------------
+
+    def _ground(self, xz):
+        return (xz[0], self.terrain.height(xz[0], xz[1]), xz[1])
+
+    def _pick(self):
+        m = self.terrain.half - 3.0
+        return (self.rng.uniform(-m, m), self.rng.uniform(-m, m))
+
+    def set_destination(self, x, z):
+        """Walk to ``(x, z)`` (on the terrain's square, 2 units from its edge at most)."""
+        x = check_float(x, "destination x")
+        z = check_float(z, "destination z")
+        m = self.terrain.half - 2.0
+        if abs(x) > m or abs(z) > m:
+            raise IKError(f"destination ({x!r}, {z!r}) must lie within +-{m} on x and z")
+        self.destination = (x, z)
+        target = self.targets["destination"]
+        target.position = self._ground(self.destination)
+        target.pinned = True
+
+    def steer(self, forward=1.0, turn=0.0):
+        """Set a destination ``2 x forward`` ahead, ``turn`` radians left of the heading (for keys)."""
+        forward = check_float(forward, "forward")
+        turn = check_float(turn, "turn")
+        h = self.heading + turn
+        m = self.terrain.half - 2.0
+        x = min(m, max(-m, self.position[0] + 2.0 * forward * math.cos(h)))
+        z = min(m, max(-m, self.position[1] - 2.0 * forward * math.sin(h)))
+        self.set_destination(x, z)
+
+    def place(self, target, position, orientation):
+        self.set_destination(position[0], position[2])
+
+    # -- the frame -----------------------------------------------------------------------------
+
+    def rest_spots(self):
+        """Each foot's rest spot now, horizontal world ``(x, z)``."""
+        c, s = math.cos(self.heading), math.sin(self.heading)
+        x0, z0 = self.position
+        return [(x0 + c * x + s * z, z0 - s * x + c * z) for x, z in self.rest_local]
+
+    def advance(self, dt):
+        self._walk(dt)
+        self.gait.update(dt, self.rest_spots(), self.velocity)
+        self._pose_body(dt)
+        for i, foot in enumerate(self.gait.feet):
+            self.targets[f"foot{i}"].position = foot.position
+
+    def _walk(self, dt):
+        dx = self.destination[0] - self.position[0]
+        dz = self.destination[1] - self.position[1]
+        dist = math.hypot(dx, dz)
+        if dist < 0.3:
+            if self.params["wander"] and not self.targets["destination"].pinned:
+                self.destination = self._pick()
+                self.targets["destination"].position = self._ground(self.destination)
+            self.velocity = (0.0, 0.0)
+            return
+        # Hold back while planted feet lag far behind their rest spots (waiting for the others to land).
+        stride = self.gait.stride
+        rests = self.rest_spots()
+        strain = max(math.hypot(f.position[0] - r[0], f.position[2] - r[1])
+                     for f, r in zip(self.gait.feet, rests) if f.planted)
+        leash = min(1.0, max(0.0, (1.6 * stride - strain) / (0.4 * stride)))
+        want = math.atan2(-dz, dx)
+        err = rot.wrap_angle(want - self.heading)
+        turn = TURN_RATE * leash * dt
+        self.heading = rot.wrap_angle(self.heading + max(-turn, min(turn, err)))
+        speed = self.params["speed"] * leash * max(0.0, math.cos(err)) * min(1.0, dist)
+        vx, vz = speed * math.cos(self.heading), -speed * math.sin(self.heading)
+        self.position[0] += vx * dt
+        self.position[1] += vz * dt
+        self.velocity = (vx, vz)
+
+    def _pose_body(self, dt):
+        feet = [f.ground for f in self.gait.feet]
+        # Least-squares plane y = a + b x + c z through the feet (centred, so a 2 x 2 system).
+        n = len(feet)
+        mx = sum(p[0] for p in feet) / n
+        my = sum(p[1] for p in feet) / n
+        mz = sum(p[2] for p in feet) / n
+        sxx = sxz = szz = sxy = szy = 0.0
+        for x, y, z in feet:
+            x -= mx
+            y -= my
+            z -= mz
+            sxx += x * x
+            sxz += x * z
+            szz += z * z
+            sxy += x * y
+            szy += z * y
+        det = sxx * szz - sxz * sxz
+        b = (sxy * szz - szy * sxz) / det
+        c = (szy * sxx - sxy * sxz) / det
+        nx, ny, nz = -b, 1.0, -c
+        k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+        nx, ny, nz = nx * k, ny * k, nz * k
+        if ny < math.cos(MAX_TILT):
+            h = math.hypot(nx, nz)
+            s = math.sin(MAX_TILT) / h
+            nx, ny, nz = nx * s, math.cos(MAX_TILT), nz * s
+        # Ease the tilt and height (a step landing does not jolt the body).
+        w = 1.0 if dt == 0.0 else min(1.0, 6.0 * dt)
+        ox, oy, oz = self.normal
+        nx, ny, nz = ox + (nx - ox) * w, oy + (ny - oy) * w, oz + (nz - oz) * w
+        k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+        self.normal = (nx * k, ny * k, nz * k)
+        want = my + HEIGHT
+        self.body_y += (want - self.body_y) * w
+        q = rot.multiply(rot.between((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
+        x0, z0 = self.position
+        self.body.set_local((x0, self.body_y, z0), q)
+        # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
+        for _ in range(2):
+            drop = self._needed_drop(q)
+            if drop <= 1e-12:
+                break
+            self.body_y -= drop
+            self.body.set_local((x0, self.body_y, z0))
+
+    def _needed_drop(self, q):
+        """How far the body must come down for every planted foot to be within reach."""
+        (bx, by, bz), inv = self.body.world_position, rot.conjugate(q)
+        drop = 0.0
+        for hip, foot in zip(self.hips, self.gait.feet):
+            if foot.stepping:
+                continue
+            fx, fy, fz = rot.rotate(inv, (foot.position[0] - bx, foot.position[1] - by, foot.position[2] - bz))
+            dh = max(0.0, math.hypot(fx - hip[0], fz - hip[2]) - COXA)
+            depth = hip[1] - fy
+            if dh < FAR:
+                drop = max(drop, depth - math.sqrt(FAR * FAR - dh * dh))
+        return drop
+
+    def _aim(self, i):
+        """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame."""
+        bx, by, bz = self.body.world_position
+        fx, fy, fz = self.targets[f"foot{i}"].position
+        lx, ly, lz = rot.rotate(rot.conjugate(self.body.world_rotation), (fx - bx, fy - by, fz - bz))
+        hx, hy, hz = self.hips[i]
+        lx, ly, lz = lx - hx, ly - hy, lz - hz
+        base = self.bases[i]
+        yaw = rot.wrap_angle(math.atan2(-lz, lx) - base) if abs(lx) + abs(lz) > 1e-9 else self.yaws[i]
+        if self.params["constraints"]:
+            yaw = max(-YAW_RANGE, min(YAW_RANGE, yaw))
+        self.yaws[i] = yaw
+        self.coxae[i].set_local(rotation=_yaw(base + yaw))
+        return rot.rotate(_yaw(-(base + yaw)), (lx, ly, lz))
+
+    def solve(self):
+        for i, limb in enumerate(self.limbs):
+            local = self._aim(i)
+            self.solve_limb(limb, local, pole=POLE, local=True)
+
+    def limb_target(self, limb):
+        return self.targets[limb.target].position
+
+    # -- output --------------------------------------------------------------------------------
+
+    def extra_bones(self):
+        body = self.body
+        out = [(body_point(body, (0.28, 0.02, 0.0)), body_point(body, (-0.12, 0.0, 0.0)), 0.24, BODY),
+               (body_point(body, (-0.38, 0.06, 0.0)), body_point(body, (-0.85, 0.16, 0.0)), 0.33, BODY)]
+        for coxa, limb in zip(self.coxae, self.limbs):
+            out.append((coxa.world_position, limb.bound.nodes[0].world_position, 0.055, LINK))
+        return out
+
+    def terrain_info(self):
+        return {"half": self.terrain.half, "resolution": 97, "seed": self.terrain.seed}
+
+    def terrain_grid(self, resolution=97):
+        """The terrain's heights for drawing (see :meth:`Terrain.grid`)."""
+        return self.terrain.grid(resolution)
+
+    def camera(self):
+        return {"position": [4.0, 3.5, 5.0], "target": [0.0, 0.3, 0.0]}
+
+    def extras(self):
+        return {"body": {"position": list(self.body.world_position), "rotation": list(self.body.world_rotation),
+                         "heading": self.heading, "velocity": list(self.velocity)},
+                "destination": list(self.destination), "wander": self.params["wander"],
+                "feet": [{"planted": f.planted, "group": f.group, "position": list(f.position)}
+                         for f in self.gait.feet],
+                "yaws_deg": [math.degrees(y) for y in self.yaws], "steps": self.gait.steps}
+
+
+def body_point(node, p):
+    """A point given in ``node``'s frame, in world coordinates (unchecked)."""
+    px, py, pz = node.world_position
+    x, y, z = rot.rotate(node.world_rotation, p)
+    return (px + x, py + y, pz + z)
