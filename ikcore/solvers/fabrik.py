@@ -1,0 +1,498 @@
+"""FABRIK: forward and backward reaching inverse kinematics (Aristidou & Lasenby 2011).
+
+One iteration moves points, never angles:
+
+- **backward** (tip to root): the effector goes onto the target; each point then
+  goes onto the line from its new child toward its old place, one bone length
+  away: ``p_i <- p_{i+1} + L_i (p_i - p_{i+1}) / |p_i - p_{i+1}|``;
+- **forward** (root to tip): the root goes back to its fixed place; each point
+  goes onto the line from its new parent toward its backward-pass place:
+  ``p_{i+1} <- p_i + L_i (p_{i+1} - p_i) / |p_{i+1} - p_i|``.
+
+Bone lengths hold exactly after every pass. A target beyond reach gives the
+chain stretched straight at it in one step.
+
+**Rotations.** Positions become rotations once, at the end: bone ``i`` turns by
+the shortest arc from its start direction ``s_i`` to its final direction
+``b_i``, ``R_i = arc(s_i, b_i) S_i`` (world rotations; the start pose's twist is
+kept), and ``q_i = R_{i-1}^{-1} R_i`` (convention in :mod:`ikcore.rotation`).
+
+**Joint limits.** A limited chain is solved with the limits inside both passes.
+The forward pass re-poses each bone by rotation (:func:`~._pose.follow`): the
+shortest arc onto its wanted direction, then the joint's limits (hinge: the
+angle about its current world axis nearest the wanted direction, clamped;
+ball: swing clamped into the cone, twist into its range), so positions and
+rotations agree and the limits hold exactly. The backward pass bends each
+wanted direction the same way, in the parent's frame of the last forward pass.
+Constrained FABRIK can pin a joint on its limit and stop improving; when the
+error has not fallen for a few iterations the solve restarts from the best
+pose, randomly perturbed (seeded: every solve is repeatable).
+
+**Degenerate starts.** When the chain and the target lie on one line (a straight
+chain with the target on it or straight behind it) every point stays on that
+line; the chain is first bent slightly off it.
+
+**Pole.** A world point hinting the bend side: after solving, each interior
+point turns about its neighbours' line toward it (:func:`~._pose.swivel`), which
+moves neither the effector nor any other point. On a limited chain the pole
+instead biases each iteration (the forward pass then enforces the limits).
+"""
+
+import math
+import random
+
+from .. import rotation as rot
+from ..problem import Outcome
+from . import _pose
+from ._pose import BALL, FREE, HINGE, Pose, Progress
+
+OPTIONS = {}
+MAX_ITERATIONS = 100
+
+# Stagnation: restart when the best error has not fallen 1% in this many iterations.
+_WINDOW = 6
+_RATE = 0.01
+# Give up after this many restarts in a row that brought nothing.
+_PATIENCE = 5
+# Largest random turn per joint on a restart (radians).
+_KICK = 0.8
+# Chain and target count as collinear within this fraction of the reach.
+_COLLINEAR = 1e-6
+_SEED = 20110901
+
+
+def run(problem):
+    """Solve ``problem`` by FABRIK; see the module docstring."""
+    chain = problem.chain
+    if chain.limited:
+        table = _pose.limit_table(chain)
+        if any(row[0] != FREE for row in table):
+            return _run_limited(problem, table)
+    return _run_free(problem)
+
+
+def _run_free(problem):
+    chain = problem.chain
+    n = chain.size
+    lengths = chain.lengths
+    reach = chain.reach
+    tx, ty, tz = problem.target
+    tol = problem.tolerance
+    start = problem.start
+    rx, ry, rz = chain.points[0]
+    sqrt = math.sqrt
+
+    # The reference pose rotations are measured from: the start (rest when cold).
+    if start.count(rot.IDENTITY) == n:
+        ref = None
+        xs = [p[0] for p in chain.points]
+        ys = [p[1] for p in chain.points]
+        zs = [p[2] for p in chain.points]
+    else:
+        ref = Pose(chain, start)
+        xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+    error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+    errors = [error]
+    if error <= tol:
+        if problem.pole is None:
+            return Outcome(list(start), 0, errors)
+        _pose.swivel(xs, ys, zs, problem.pole)
+        return Outcome(_rotations(chain, ref, xs, ys, zs), 0, errors)
+
+    dx, dy, dz = tx - rx, ty - ry, tz - rz
+    distance = sqrt(dx * dx + dy * dy + dz * dz)
+    if distance >= reach:
+        # Out of reach: every bone straight at the target, in one step.
+        ux, uy, uz = dx / distance, dy / distance, dz / distance
+        x, y, z = rx, ry, rz
+        for i in range(n):
+            length = lengths[i]
+            x += length * ux
+            y += length * uy
+            z += length * uz
+            xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
+        errors.append(sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2))
+        return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors)
+
+    # The best pose so far is the start, even when the iterations start from a bent one.
+    best = error
+    bxs, bys, bzs = xs[:], ys[:], zs[:]
+    if _pose.collinear(xs, ys, zs, _COLLINEAR * reach, problem.target):
+        ref = ref or Pose(chain, start)
+        _pose.bend(chain, _pose.limit_table(chain), ref, problem.pole, problem.target)
+        xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+        error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+    progress = Progress(error, _WINDOW, _RATE, _PATIENCE)
+    rng = None
+    stalled = False
+    iterations = 0
+    last = n - 1
+    while iterations < problem.max_iterations:
+        iterations += 1
+        # Backward: effector onto the target, then tip to root.
+        x, y, z = tx, ty, tz
+        xs[n], ys[n], zs[n] = x, y, z
+        for i in range(last, -1, -1):
+            ex, ey, ez = xs[i] - x, ys[i] - y, zs[i] - z
+            d = sqrt(ex * ex + ey * ey + ez * ez)
+            if d > 1e-300:
+                k = lengths[i] / d
+                x += ex * k
+                y += ey * k
+                z += ez * k
+            else:
+                x -= lengths[i]
+            xs[i], ys[i], zs[i] = x, y, z
+        # Forward: root back in place, then root to tip.
+        x, y, z = rx, ry, rz
+        xs[0], ys[0], zs[0] = x, y, z
+        for i in range(n):
+            j = i + 1
+            ex, ey, ez = xs[j] - x, ys[j] - y, zs[j] - z
+            d = sqrt(ex * ex + ey * ey + ez * ez)
+            if d > 1e-300:
+                k = lengths[i] / d
+                x += ex * k
+                y += ey * k
+                z += ez * k
+            else:
+                x += lengths[i]
+            xs[j], ys[j], zs[j] = x, y, z
+        error = sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2)
+        errors.append(error)
+        if error < best:
+            best = error
+            bxs[:], bys[:], bzs[:] = xs, ys, zs
+            if error <= tol:
+                break
+        if progress.update(error):
+            if progress.hopeless:
+                stalled = True
+                break
+            # A dead end (a fold the passes cannot open): restart near the best pose.
+            rng = rng or random.Random(_SEED)
+            kicked = _pose.perturb(chain, _pose.limit_table(chain), _rotations(chain, ref, bxs, bys, bzs),
+                                   rng, _KICK)
+            ref = Pose(chain, kicked)
+            xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+
+    if problem.pole is not None:
+        _pose.swivel(bxs, bys, bzs, problem.pole)
+    return Outcome(_rotations(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
+
+
+def _rotations(chain, ref, xs, ys, zs):
+    """Local rotations putting the free chain's bones along the points' bones.
+
+    World ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``S_i`` the bone direction
+    and world rotation of ``ref`` (the rest pose when ``None``) and ``b_i`` the
+    wanted direction; ``q_i = R_{i-1}^{-1} R_i``. The arc between unit vectors
+    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``.
+    """
+    if ref is not None:
+        return _rotations_from(chain, ref, xs, ys, zs)
+    out = []
+    append = out.append
+    sqrt = math.sqrt
+    pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
+    x0, y0, z0 = xs[0], ys[0], zs[0]
+    for (sx, sy, sz), length, x1, y1, z1 in zip(chain.directions, chain.lengths, xs[1:], ys[1:], zs[1:]):
+        k = 1.0 / length
+        bx, by, bz = (x1 - x0) * k, (y1 - y0) * k, (z1 - z0) * k
+        x0, y0, z0 = x1, y1, z1
+        e = 1.0 + sx * bx + sy * by + sz * bz
+        if e > 1e-12:
+            h = 1.0 / sqrt(e + e)
+            aw, ax, ay, az = e * h, (sy * bz - sz * by) * h, (sz * bx - sx * bz) * h, (sx * by - sy * bx) * h
+        else:
+            aw = 0.0
+            ax, ay, az = rot.perpendicular((sx, sy, sz))
+        # q_i = conj(P) R_i
+        append((pw * aw + px * ax + py * ay + pz * az,
+                pw * ax - px * aw - py * az + pz * ay,
+                pw * ay + px * az - py * aw - pz * ax,
+                pw * az - px * ay + py * ax - pz * aw))
+        pw, px, py, pz = aw, ax, ay, az
+    return out
+
+
+def _rotations_from(chain, ref, xs, ys, zs):
+    # _rotations with a reference pose other than rest.
+    out = []
+    append = out.append
+    sqrt = math.sqrt
+    rxs, rys, rzs = ref.xs, ref.ys, ref.zs
+    sws, sxs, sys_, szs = ref.rw, ref.rx, ref.ry, ref.rz
+    pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
+    for i, length in enumerate(chain.lengths):
+        k = 1.0 / length
+        j = i + 1
+        bx, by, bz = (xs[j] - xs[i]) * k, (ys[j] - ys[i]) * k, (zs[j] - zs[i]) * k
+        sx, sy, sz = (rxs[j] - rxs[i]) * k, (rys[j] - rys[i]) * k, (rzs[j] - rzs[i]) * k
+        e = 1.0 + sx * bx + sy * by + sz * bz
+        if e > 1e-12:
+            h = 1.0 / sqrt(e + e)
+            aw, ax, ay, az = e * h, (sy * bz - sz * by) * h, (sz * bx - sx * bz) * h, (sx * by - sy * bx) * h
+        else:
+            aw = 0.0
+            ax, ay, az = rot.perpendicular((sx, sy, sz))
+        cw, cx, cy, cz = sws[i], sxs[i], sys_[i], szs[i]
+        aw, ax, ay, az = (aw * cw - ax * cx - ay * cy - az * cz,
+                          aw * cx + ax * cw + ay * cz - az * cy,
+                          aw * cy - ax * cz + ay * cw + az * cx,
+                          aw * cz + ax * cy - ay * cx + az * cw)
+        append((pw * aw + px * ax + py * ay + pz * az,
+                pw * ax - px * aw - py * az + pz * ay,
+                pw * ay + px * az - py * aw - pz * ax,
+                pw * az - px * ay + py * ax - pz * aw))
+        pw, px, py, pz = aw, ax, ay, az
+    return out
+
+
+def _run_limited(problem, table):
+    chain = problem.chain
+    n = chain.size
+    tx, ty, tz = target = problem.target
+    tol = problem.tolerance
+    pole = problem.pole
+    pose = Pose(chain, problem.start)
+    error = pose.error(target)
+    errors = [error]
+    if error <= tol:
+        return Outcome(list(problem.start), 0, errors)
+
+    rx, ry, rz = chain.points[0]
+    dx, dy, dz = tx - rx, ty - ry, tz - rz
+    distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+    beyond = distance >= chain.reach
+    if pole is not None and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
+        _pose.bend(chain, table, pose, pole, target)
+    elif not beyond and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach, target):
+        _pose.bend(chain, table, pose, None, target)
+
+    best, best_rotations = error, list(problem.start)
+    progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
+    rng = random.Random(_SEED)
+    stalled = False
+    iterations = 0
+    while iterations < problem.max_iterations:
+        iterations += 1
+        if beyond and iterations == 1:
+            # Out of reach: every bone aimed straight at the target, within its limits.
+            _pose.follow(chain, table, pose, (dx / distance, dy / distance, dz / distance))
+        else:
+            if pole is not None:
+                _pose.swivel(pose.xs, pose.ys, pose.zs, pole)
+            _backward(chain, table, pose, target)
+            _pose.follow(chain, table, pose)
+        error = pose.error(target)
+        errors.append(error)
+        if error < best:
+            best, best_rotations = error, pose.rotations()
+            if error <= tol:
+                break
+        if progress.update(error):
+            if beyond or progress.hopeless:
+                # Nothing left to gain: out of reach, or restarts keep failing.
+                stalled = True
+                break
+            pose.set_rotations(chain, _pose.perturb(chain, table, best_rotations, rng, _KICK))
+    return Outcome(best_rotations, iterations, errors, stalled)
+
+
+def _backward_child(chain, table, pose, target):
+    """The backward pass on a limited chain, in place on ``pose``.
+
+    The effector goes onto the target and the last bone turns onto the line
+    to it, carrying its frame (``R_{N-1}`` turned by the shortest arc). Then,
+    tip to root, joint ``i`` (between bone ``i - 1`` and the placed bone ``i``,
+    whose frame ``R_i`` is known) chooses the rotation ``q_i`` whose bone
+    ``i - 1``, at ``R_i q_i^{-1} d_{i-1}``, lies nearest the wanted direction
+    (toward the old point ``p_{i-1}``), within joint ``i``'s limits; then
+    ``R_{i-1} = R_i q_i^{-1}``. The limits are thus met from the child's side,
+    as the forward pass meets them from the parent's.
+    """
+    qw, qx, qy, qz = pose.qw, pose.qx, pose.qy, pose.qz
+    xs, ys, zs = pose.xs, pose.ys, pose.zs
+    lengths = chain.lengths
+    directions = chain.directions
+    sqrt = math.sqrt
+    n = chain.size
+    x, y, z = target
+    # The last bone: from its old base to the target; its frame follows by the shortest arc.
+    i = n - 1
+    dx, dy, dz = directions[i]
+    rw, rx, ry, rz = pose.rw[i], pose.rx[i], pose.ry[i], pose.rz[i]
+    tx = 2.0 * (ry * dz - rz * dy)
+    ty = 2.0 * (rz * dx - rx * dz)
+    tz = 2.0 * (rx * dy - ry * dx)
+    cx = dx + rw * tx + (ry * tz - rz * ty)
+    cy = dy + rw * ty + (rz * tx - rx * tz)
+    cz = dz + rw * tz + (rx * ty - ry * tx)
+    bx, by, bz = x - xs[i], y - ys[i], z - zs[i]
+    nb = sqrt(bx * bx + by * by + bz * bz)
+    if nb > 1e-300:
+        bx, by, bz = bx / nb, by / nb, bz / nb
+        e = 1.0 + cx * bx + cy * by + cz * bz
+        if e > 1e-12:
+            sw, sx, sy, sz = e, cy * bz - cz * by, cz * bx - cx * bz, cx * by - cy * bx
+        else:
+            sw = 0.0
+            sx, sy, sz = rot.perpendicular((cx, cy, cz))
+        m = math.sqrt(sw * sw + sx * sx + sy * sy + sz * sz)
+        sw, sx, sy, sz = sw / m, sx / m, sy / m, sz / m
+        rw, rx, ry, rz = (sw * rw - sx * rx - sy * ry - sz * rz,
+                          sw * rx + sx * rw + sy * rz - sz * ry,
+                          sw * ry - sx * rz + sy * rw + sz * rx,
+                          sw * rz + sx * ry - sy * rx + sz * rw)
+    else:
+        bx, by, bz = cx, cy, cz
+    xs[n], ys[n], zs[n] = x, y, z
+    length = lengths[i]
+    x -= length * bx
+    y -= length * by
+    z -= length * bz
+    xs[i], ys[i], zs[i] = x, y, z
+    for i in range(n - 1, 0, -1):
+        # Wanted direction of bone i - 1, in bone i's frame: l = conj(R) b.
+        bx, by, bz = x - xs[i - 1], y - ys[i - 1], z - zs[i - 1]
+        dx, dy, dz = directions[i - 1]
+        w, ax, ay, az = qw[i], qx[i], qy[i], qz[i]
+        nb = sqrt(bx * bx + by * by + bz * bz)
+        if nb > 1e-300:
+            tx = 2.0 * (-ry * bz + rz * by)
+            ty = 2.0 * (-rz * bx + rx * bz)
+            tz = 2.0 * (-rx * by + ry * bx)
+            lx = (bx + rw * tx - (ry * tz - rz * ty)) / nb
+            ly = (by + rw * ty - (rz * tx - rx * tz)) / nb
+            lz = (bz + rw * tz - (rx * ty - ry * tx)) / nb
+            kind, hx, hy, hz, lo, hi, full, cone = table[i]
+            if kind == HINGE:
+                # q_i^{-1} turns by -a about h: take -a as the angle from d to l.
+                s = hx * (dy * lz - dz * ly) + hy * (dz * lx - dx * lz) + hz * (dx * ly - dy * lx)
+                c = dx * lx + dy * ly + dz * lz - (hx * dx + hy * dy + hz * dz) * (hx * lx + hy * ly + hz * lz)
+                if abs(s) + abs(c) > 1e-12:
+                    a = -math.atan2(s, c)
+                    if not full:
+                        a = _pose.clamp_angle(a, lo, hi)
+                    h = math.sin(0.5 * a)
+                    w, ax, ay, az = math.cos(0.5 * a), hx * h, hy * h, hz * h
+            else:
+                # c = q^{-1} d, then q^{-1} <- arc(c, l) q^{-1}
+                tx = 2.0 * (-ay * dz + az * dy)
+                ty = 2.0 * (-az * dx + ax * dz)
+                tz = 2.0 * (-ax * dy + ay * dx)
+                cx = dx + w * tx - (ay * tz - az * ty)
+                cy = dy + w * ty - (az * tx - ax * tz)
+                cz = dz + w * tz - (ax * ty - ay * tx)
+                e = 1.0 + cx * lx + cy * ly + cz * lz
+                if e > 1e-12:
+                    sw, sx, sy, sz = e, cy * lz - cz * ly, cz * lx - cx * lz, cx * ly - cy * lx
+                else:
+                    sw = 0.0
+                    sx, sy, sz = rot.perpendicular((cx, cy, cz))
+                m = math.sqrt(sw * sw + sx * sx + sy * sy + sz * sz)
+                sw, sx, sy, sz = sw / m, sx / m, sy / m, sz / m
+                # q = conj(arc conj(q)) = q conj(arc)
+                w, ax, ay, az = (w * sw + ax * sx + ay * sy + az * sz,
+                                 -w * sx + ax * sw - ay * sz + az * sy,
+                                 -w * sy + ay * sw - az * sx + ax * sz,
+                                 -w * sz + az * sw - ax * sy + ay * sx)
+                m = math.sqrt(w * w + ax * ax + ay * ay + az * az)
+                w, ax, ay, az = w / m, ax / m, ay / m, az / m
+                if kind == BALL:
+                    ex, ey, ez = directions[i]
+                    w, ax, ay, az = _pose.clamp_ball(w, ax, ay, az, ex, ey, ez, cone, lo, hi, full)
+            qw[i], qx[i], qy[i], qz[i] = w, ax, ay, az
+        # R_{i-1} = R_i conj(q_i)
+        rw, rx, ry, rz = (rw * w + rx * ax + ry * ay + rz * az,
+                          -rw * ax + rx * w - ry * az + rz * ay,
+                          -rw * ay + ry * w - rz * ax + rx * az,
+                          -rw * az + rz * w - rx * ay + ry * ax)
+        # Bone i - 1 along R_{i-1} d_{i-1}.
+        tx = 2.0 * (ry * dz - rz * dy)
+        ty = 2.0 * (rz * dx - rx * dz)
+        tz = 2.0 * (rx * dy - ry * dx)
+        length = lengths[i - 1]
+        x -= length * (dx + rw * tx + (ry * tz - rz * ty))
+        y -= length * (dy + rw * ty + (rz * tx - rx * tz))
+        z -= length * (dz + rw * tz + (rx * ty - ry * tx))
+        xs[i - 1], ys[i - 1], zs[i - 1] = x, y, z
+
+
+def _backward_parent(chain, table, pose, target):
+    """The backward pass on a limited chain, in place on ``pose``'s points.
+
+    Each wanted bone direction is limited as joint ``i`` would limit it if its
+    parent kept the world rotation ``R_{i-1}`` of the last forward pass: a hinge
+    bends it to the nearest direction its clamped angle allows, a ball joint
+    into its cone about the parent's rest direction of the bone.
+    """
+    xs, ys, zs = pose.xs, pose.ys, pose.zs
+    rws, rxs, rys, rzs = pose.rw, pose.rx, pose.ry, pose.rz
+    lengths = chain.lengths
+    directions = chain.directions
+    sqrt = math.sqrt
+    x, y, z = target
+    n = chain.size
+    xs[n], ys[n], zs[n] = x, y, z
+    for i in range(n - 1, -1, -1):
+        length = lengths[i]
+        bx, by, bz = x - xs[i], y - ys[i], z - zs[i]
+        nb = sqrt(bx * bx + by * by + bz * bz)
+        if nb <= 1e-300:
+            # The new child sits on the old point: keep the bone's current direction R_i d_i.
+            bx, by, bz = rot.rotate((rws[i], rxs[i], rys[i], rzs[i]), directions[i])
+            nb = 1.0
+        bx, by, bz = bx / nb, by / nb, bz / nb
+        kind, hx, hy, hz, lo, hi, full, cone = table[i]
+        if kind != FREE:
+            if i:
+                pw, px, py, pz = rws[i - 1], rxs[i - 1], rys[i - 1], rzs[i - 1]
+            else:
+                pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
+            # l = conj(P) b, in the parent's frame
+            tx = 2.0 * (-py * bz + pz * by)
+            ty = 2.0 * (-pz * bx + px * bz)
+            tz = 2.0 * (-px * by + py * bx)
+            lx = bx + pw * tx - (py * tz - pz * ty)
+            ly = by + pw * ty - (pz * tx - px * tz)
+            lz = bz + pw * tz - (px * ty - py * tx)
+            dx, dy, dz = directions[i]
+            if kind == HINGE:
+                s = hx * (dy * lz - dz * ly) + hy * (dz * lx - dx * lz) + hz * (dx * ly - dy * lx)
+                hd = hx * dx + hy * dy + hz * dz
+                c = dx * lx + dy * ly + dz * lz - hd * (hx * lx + hy * ly + hz * lz)
+                a = math.atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
+                if not full:
+                    a = _pose.clamp_angle(a, lo, hi)
+                # Rodrigues: d turned by a about h.
+                ca, sa = math.cos(a), math.sin(a)
+                lx = dx * ca + (hy * dz - hz * dy) * sa + hx * hd * (1.0 - ca)
+                ly = dy * ca + (hz * dx - hx * dz) * sa + hy * hd * (1.0 - ca)
+                lz = dz * ca + (hx * dy - hy * dx) * sa + hz * hd * (1.0 - ca)
+            else:
+                c = lx * dx + ly * dy + lz * dz
+                if c < math.cos(cone):
+                    # Outside the cone about d: onto its rim, toward l.
+                    ox, oy, oz = lx - c * dx, ly - c * dy, lz - c * dz
+                    no = sqrt(ox * ox + oy * oy + oz * oz)
+                    if no < 1e-12:
+                        ox, oy, oz = rot.perpendicular((dx, dy, dz))
+                        no = 1.0
+                    cc, sc = math.cos(cone), math.sin(cone) / no
+                    lx, ly, lz = dx * cc + ox * sc, dy * cc + oy * sc, dz * cc + oz * sc
+            # Back to the world: b = P l
+            tx = 2.0 * (py * lz - pz * ly)
+            ty = 2.0 * (pz * lx - px * lz)
+            tz = 2.0 * (px * ly - py * lx)
+            bx = lx + pw * tx + (py * tz - pz * ty)
+            by = ly + pw * ty + (pz * tx - px * tz)
+            bz = lz + pw * tz + (px * ty - py * tx)
+        x -= length * bx
+        y -= length * by
+        z -= length * bz
+        xs[i], ys[i], zs[i] = x, y, z
+
+
+_backward = _backward_parent

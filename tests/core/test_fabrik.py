@@ -1,0 +1,262 @@
+"""FABRIK: convergence, exact bone lengths, limits, degenerate starts, pole, warm starts."""
+
+import math
+import random
+
+import pytest
+
+import ikcore
+from ikcore import BallSocket, Chain, Hinge, IKError
+from ikcore import rotation as rot
+from ikcore.solve import make_problem
+from ikcore.solvers import fabrik
+
+X = (1.0, 0.0, 0.0)
+
+
+def straight(n, length=1.0):
+    return Chain([(i * length, 0.0, 0.0) for i in range(n + 1)])
+
+
+def random_rotation(rng, max_angle=math.pi):
+    axis = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
+    return rot.from_axis_angle(axis, rng.uniform(0.0, max_angle))
+
+
+def free_chain(rng, n=6):
+    """A random rest shape: bones of random direction and length."""
+    p = (0.0, 0.0, 0.0)
+    points = [p]
+    for _ in range(n):
+        d = rot.rotate(random_rotation(rng), X)
+        length = rng.uniform(0.5, 1.5)
+        p = tuple(a + length * b for a, b in zip(p, d))
+        points.append(p)
+    return Chain(points)
+
+
+def hinge_chain(rng, n=6):
+    """Planar (all about z) or spatial (z and y alternating) hinges, random ranges."""
+    planar = rng.random() < 0.5
+    joints = [Hinge((0.0, 0.0, 1.0) if planar or i % 2 == 0 else (0.0, 1.0, 0.0),
+                    rng.uniform(-150.0, -30.0), rng.uniform(30.0, 150.0)) for i in range(n)]
+    return Chain([(float(i), 0.0, 0.0) for i in range(n + 1)], joints)
+
+
+def cone_chain(rng, n=6):
+    joints = [BallSocket(rng.uniform(30.0, 90.0), -rng.uniform(0.0, 90.0), rng.uniform(0.0, 90.0))
+              for _ in range(n)]
+    return Chain([(float(i), 0.0, 0.0) for i in range(n + 1)], joints)
+
+
+def allowed_target(chain, rng):
+    """The effector of a random pose within the limits: truly reachable."""
+    return chain.forward(chain.clamp([random_rotation(rng) for _ in range(chain.size)]))[-1]
+
+
+def check_pose(chain, sol):
+    """Root fixed, bone lengths kept, positions = FK(rotations), limits held, best pose returned."""
+    reach = chain.reach
+    assert sol.positions[0] == chain.points[0]
+    for i, length in enumerate(chain.lengths):
+        assert math.isclose(math.dist(sol.positions[i], sol.positions[i + 1]), length, rel_tol=1e-9)
+    for p, f in zip(sol.positions, chain.forward(sol.rotations)):
+        assert math.dist(p, f) <= 1e-12 * max(1.0, reach)
+    assert max(chain.violations(sol.rotations)) <= 1e-9
+    assert sol.error <= min(sol.errors) + 1e-12 * reach
+
+
+def offset_from_line(point, a, b):
+    """Component of ``point - a`` across the line a-b."""
+    d = [q - p for p, q in zip(a, b)]
+    n = math.sqrt(sum(c * c for c in d))
+    d = [c / n for c in d]
+    v = [q - p for p, q in zip(a, point)]
+    t = sum(x * y for x, y in zip(v, d))
+    return [x - t * y for x, y in zip(v, d)]
+
+
+@pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80)])
+def test_convergence_rate_on_reachable_targets(make, rate):
+    rng = random.Random(7)
+    converged = 0
+    for _ in range(200):
+        chain = make(rng)
+        sol = ikcore.solve(chain, allowed_target(chain, rng), "fabrik")
+        check_pose(chain, sol)
+        assert sol.status in ("converged", "stalled", "max_iterations")
+        converged += sol.converged
+    assert converged / 200 >= rate
+
+
+def test_benchmark_targets_on_a_straight_chain_converge_fast():
+    rng = random.Random(12345)
+    chain = straight(10)
+    iterations = []
+    for _ in range(50):
+        g = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
+        r = rng.uniform(0.2, 0.95) * chain.reach / math.sqrt(sum(c * c for c in g))
+        sol = ikcore.solve(chain, tuple(c * r for c in g), "fabrik")
+        assert sol.converged
+        check_pose(chain, sol)
+        iterations.append(sol.iterations)
+    assert sorted(iterations)[25] <= 4
+
+
+def test_bone_lengths_are_exact_on_long_chains():
+    chain = free_chain(random.Random(3), n=40)
+    sol = ikcore.solve(chain, (3.0, -5.0, 2.0), "fabrik", tolerance=1e-9 * chain.reach)
+    for i, length in enumerate(chain.lengths):
+        assert math.isclose(math.dist(sol.positions[i], sol.positions[i + 1]), length, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 7])
+@pytest.mark.parametrize("where", [0.5, 1.0 / 3.0, 0.9, -0.5, -0.9, 0.0])
+def test_target_on_the_line_of_a_straight_chain_converges(n, where):
+    # On the chain, on a joint, behind the root, on the root: every point starts on one line.
+    chain = straight(n)
+    sol = ikcore.solve(chain, (where * n, 0.0, 0.0), "fabrik")
+    assert sol.converged
+    check_pose(chain, sol)
+
+
+@pytest.mark.parametrize("target", [(0.5, 0.0, 0.0), (-0.5, 0.0, 0.0), (1.5, 0.0, 0.0)])
+def test_folded_collinear_start_converges(target):
+    chain = straight(4)
+    folded = [rot.IDENTITY, rot.from_axis_angle((0, 0, 1), math.pi), rot.IDENTITY, rot.IDENTITY]
+    sol = ikcore.solve(chain, target, "fabrik", start=folded)
+    assert sol.converged
+    check_pose(chain, sol)
+
+
+def test_collinear_hinge_chain_converges():
+    chain = Chain([(i, 0, 0) for i in range(5)], [Hinge((0, 0, 1), -120, 120)] * 4)
+    for target in [(2.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]:
+        sol = ikcore.solve(chain, target, "fabrik")
+        assert sol.converged
+        check_pose(chain, sol)
+
+
+def test_unreachable_is_stretched_at_the_target_in_one_step_without_jitter():
+    chain = free_chain(random.Random(5), n=5)
+    target = (20.0, -7.0, 4.0)
+    sol = ikcore.solve(chain, target, "fabrik")
+    assert sol.status == "unreachable" and sol.iterations == 1
+    direction = [c / math.sqrt(sum(v * v for v in target)) for c in target]
+    for i in range(chain.size):
+        bone = [(b - a) / chain.lengths[i] for a, b in zip(sol.positions[i], sol.positions[i + 1])]
+        assert math.dist(bone, direction) <= 1e-12
+    assert math.isclose(sol.error, math.dist(target, chain.points[0]) - chain.reach, rel_tol=1e-12)
+    again = ikcore.solve(chain, target, "fabrik", start=sol.rotations)
+    assert again.status == "unreachable"
+    assert max(math.dist(p, q) for p, q in zip(sol.positions, again.positions)) <= 1e-12 * chain.reach
+    assert max(rot.angle_between(p, q) for p, q in zip(sol.rotations, again.rotations)) <= 1e-9
+
+
+def test_unreachable_limited_chain_keeps_still_on_re_solve():
+    chain = Chain([(i, 0, 0) for i in range(5)], [Hinge((0, 0, 1), 10, 60)] * 4)
+    target = (0.0, 9.0, 0.0)
+    sol = ikcore.solve(chain, target, "fabrik")
+    assert sol.status == "unreachable"
+    check_pose(chain, sol)
+    again = ikcore.solve(chain, target, "fabrik", start=sol.rotations)
+    assert again.error <= sol.error + 1e-12
+    assert max(math.dist(p, q) for p, q in zip(sol.positions, again.positions)) <= 1e-3 * chain.reach
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+def test_pole_chooses_the_bend_side(n):
+    chain = straight(n)
+    target = (0.6 * n, 0.3 * n, 0.0)
+    root = chain.points[0]
+    sides = []
+    for pole_z in (5.0, -5.0):
+        sol = ikcore.solve(chain, target, "fabrik", pole=(0.3 * n, 0.0, pole_z))
+        assert sol.converged
+        check_pose(chain, sol)
+        mean_z = sum(offset_from_line(p, root, target)[2] for p in sol.positions[1:-1]) / (n - 1)
+        sides.append(mean_z)
+    assert sides[0] > 0.05 and sides[1] < -0.05
+
+
+def test_pole_keeps_the_solution_on_a_straight_start_with_the_target_on_the_line():
+    chain = straight(4)
+    sol = ikcore.solve(chain, (2.0, 0.0, 0.0), "fabrik", pole=(1.0, 0.0, 3.0))
+    assert sol.converged
+    assert all(p[2] >= -1e-9 for p in sol.positions)
+    assert max(p[2] for p in sol.positions) > 0.1
+
+
+def test_warm_start_takes_few_iterations():
+    rng = random.Random(11)
+    chain = free_chain(rng, n=8)
+    first = ikcore.solve(chain, allowed_target(chain, rng), "fabrik", tolerance=1e-6 * chain.reach)
+    assert first.converged
+    moved = tuple(c + 0.01 * chain.reach * d for c, d in zip(first.positions[-1], (0.6, -0.48, 0.64)))
+    warm = ikcore.solve(chain, moved, "fabrik", start=first.rotations)
+    cold = ikcore.solve(chain, moved, "fabrik")
+    assert warm.converged and warm.iterations <= 2 and warm.iterations <= cold.iterations
+    # Already there: nothing to do, the start comes back unchanged.
+    again = ikcore.solve(chain, moved, "fabrik", start=warm.rotations)
+    assert again.iterations == 0
+    assert max(rot.angle_between(p, q) for p, q in zip(again.rotations, warm.rotations)) <= 1e-12
+
+
+def test_tracking_a_moving_target_stays_converged():
+    chain = Chain([(i, 0, 0) for i in range(7)], [Hinge((0, 0, 1), -120, 120)] * 6)
+    rotations = None
+    for k in range(30):
+        a = 0.05 * k
+        target = (3.5 * math.cos(a), 3.5 * math.sin(a), 0.0)
+        sol = ikcore.solve(chain, target, "fabrik", start=rotations)
+        assert sol.converged
+        check_pose(chain, sol)
+        rotations = sol.rotations
+
+
+def test_stalls_honestly_when_the_limits_forbid_the_target():
+    # A rigid chain (every hinge locked at 0) cannot leave its line, yet the target is within reach.
+    chain = Chain([(i, 0, 0) for i in range(4)], [Hinge((0, 0, 1), 0, 0)] * 3)
+    sol = ikcore.solve(chain, (1.0, 1.0, 0.0), "fabrik")
+    assert sol.status == "stalled"
+    assert sol.iterations < fabrik.MAX_ITERATIONS
+
+
+def test_returns_max_iterations_when_cut_short():
+    chain = straight(30)
+    sol = ikcore.solve(chain, (3.0, 25.0, -10.0), "fabrik", max_iterations=1, tolerance=1e-9)
+    assert sol.status == "max_iterations" and sol.iterations == 1
+
+
+def test_limits_with_wrapping_and_negative_ranges_hold():
+    rng = random.Random(4)
+    joints = [Hinge((0, 0, 1), 150, 210), Hinge((0, 0, 1), -90, -10), Hinge((0, 1, 0), -45, 45),
+              BallSocket(40, -30, 30), Hinge((0, 0, 1), -200, -160)]
+    chain = Chain([(i, 0, 0) for i in range(6)], joints)
+    for _ in range(30):
+        sol = ikcore.solve(chain, allowed_target(chain, rng), "fabrik", start=[random_rotation(rng)] * 5)
+        check_pose(chain, sol)
+
+
+def test_solves_are_repeatable():
+    rng = random.Random(9)
+    chain = hinge_chain(rng)
+    target = allowed_target(chain, rng)
+    a = ikcore.solve(chain, target, "fabrik")
+    b = ikcore.solve(chain, target, "fabrik")
+    assert a.rotations == b.rotations and a.errors == b.errors
+
+
+def test_run_is_callable_on_a_problem():
+    # Other solvers (fabrik_dls) start from fabrik.run.
+    chain = straight(5)
+    problem = make_problem(chain, (2.0, 2.0, 1.0), "fabrik", None, None, None, None, None, None, {})
+    outcome = fabrik.run(problem)
+    assert len(outcome.rotations) == 5 and outcome.iterations >= 1
+    tip = chain.forward(outcome.rotations)[-1]
+    assert math.dist(tip, (2.0, 2.0, 1.0)) <= problem.tolerance
+
+
+def test_takes_no_options():
+    with pytest.raises(IKError, match="max_step_deg"):
+        ikcore.solve(straight(3), (1.0, 1.0, 0.0), "fabrik", max_step_deg=10)
