@@ -129,12 +129,16 @@ def test_folded_collinear_start_converges(target):
     check_pose(chain, sol)
 
 
-def test_collinear_hinge_chain_converges():
-    chain = Chain([(i, 0, 0) for i in range(5)], [Hinge((0, 0, 1), -120, 120)] * 4)
-    for target in [(2.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]:
-        sol = ikcore.solve(chain, target, "fabrik")
-        assert sol.converged
-        check_pose(chain, sol)
+def test_collinear_limited_chains_converge():
+    cases = [(Chain([(i, 0, 0) for i in range(5)], [Hinge((0, 0, 1), -120, 120)] * 4),
+              [(2.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]),
+             (Chain([(i, 0, 0) for i in range(5)], [BallSocket(70)] * 4),
+              [(2.0, 0.0, 0.0), (3.0, 0.0, 0.0)])]
+    for chain, targets in cases:
+        for target in targets:
+            sol = ikcore.solve(chain, target, "fabrik")
+            assert sol.converged
+            check_pose(chain, sol)
 
 
 def test_unreachable_is_stretched_at_the_target_in_one_step_without_jitter():
