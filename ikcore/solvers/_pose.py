@@ -52,6 +52,26 @@ def limit_table(chain):
     return table
 
 
+def plane_normal(chain, table):
+    """The common axis of a planar chain, or ``None``.
+
+    A chain is planar when every joint is a hinge about one axis ``a`` and
+    every rest bone is normal to it: then every pose lies in the plane through
+    the root normal to ``a``, and every world hinge axis stays ``a``.
+    """
+    first = table[0]
+    if first[0] != HINGE:
+        return None
+    ax, ay, az = first[1], first[2], first[3]
+    for row in table:
+        if row[0] != HINGE or abs(row[1] - ax) + abs(row[2] - ay) + abs(row[3] - az) > 1e-12:
+            return None
+    for dx, dy, dz in chain.directions:
+        if abs(dx * ax + dy * ay + dz * az) > 1e-12:
+            return None
+    return (ax, ay, az)
+
+
 def clamp_angle(a, lo, hi):
     """The angle of the arc ``[lo, hi]`` nearest to ``a`` (any turn), as the
     hinge and twist ranges of :mod:`ikcore.constraints` clamp it."""
@@ -259,14 +279,15 @@ def follow(chain, table, pose, aim=None):
         xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
 
 
-def face(xs, ys, zs, pole):
+def face(xs, ys, zs, pole, flip=False):
     """Turn the interior points together toward ``pole`` about the line from
     the first point to the last.
 
     A rigid turn about that line: bone lengths, the first and the last point
     are kept. The angle brings the mean offset of the interior points from the
-    line onto the half-plane holding the pole. Nothing moves when the points
-    or the pole lie on the line. In place.
+    line onto the half-plane holding the pole; with ``flip`` (a planar chain,
+    which must stay in its plane) the turn is a half turn or none. Nothing
+    moves when the points or the pole lie on the line. In place.
     """
     n = len(xs) - 1
     x0, y0, z0 = xs[0], ys[0], zs[0]
@@ -289,6 +310,10 @@ def face(xs, ys, zs, pole):
     # The turn about n taking m's direction to v's: angle a with cos = m.v, sin = n.(m x v).
     c = (mx * vx + my * vy + mz * vz) / (nm * nv)
     s = (nx * (my * vz - mz * vy) + ny * (mz * vx - mx * vz) + nz * (mx * vy - my * vx)) / (nm * nv)
+    if flip:
+        if c >= 0.0:
+            return
+        c, s = -1.0, 0.0
     k = 1.0 - c
     for i in range(1, n):
         ux, uy, uz = xs[i] - x0, ys[i] - y0, zs[i] - z0
@@ -299,17 +324,17 @@ def face(xs, ys, zs, pole):
         zs[i] = z0 + uz * c + (nx * uy - ny * ux) * s + nz * t
 
 
-def swivel(xs, ys, zs, pole):
+def swivel(xs, ys, zs, pole, flip=False):
     """Turn the chain toward ``pole``: all interior points together
     (:func:`face`), then each about its neighbours' line.
 
     Point ``i`` turns about the line through points ``i - 1`` and ``i + 1``,
-    onto the half-plane holding the pole. Its distances to both neighbours are
-    kept, and no other point moves: bone lengths and the end effector stay as
-    they are. Straight joints (point on the line) and a pole on the line are
-    left alone. In place.
+    onto the half-plane holding the pole (with ``flip``, a planar chain's, by a
+    half turn or none). Its distances to both neighbours are kept, and no other
+    point moves: bone lengths and the end effector stay as they are. Straight
+    joints (point on the line) and a pole on the line are left alone. In place.
     """
-    face(xs, ys, zs, pole)
+    face(xs, ys, zs, pole, flip)
     ox, oy, oz = pole
     for i in range(1, len(xs) - 1):
         ax, ay, az = xs[i - 1], ys[i - 1], zs[i - 1]
@@ -328,6 +353,11 @@ def swivel(xs, ys, zs, pole):
         nu = math.sqrt(ux * ux + uy * uy + uz * uz)
         nv = math.sqrt(vx * vx + vy * vy + vz * vz)
         if nu < 1e-9 * nn or nv < 1e-9 * nn:
+            continue
+        if flip:
+            if ux * vx + uy * vy + uz * vz >= 0.0:
+                continue
+            xs[i], ys[i], zs[i] = ax + t * nx - ux, ay + t * ny - uy, az + t * nz - uz
             continue
         k = nu / nv
         xs[i], ys[i], zs[i] = ax + t * nx + k * vx, ay + t * ny + k * vy, az + t * nz + k * vz

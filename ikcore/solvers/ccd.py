@@ -90,9 +90,10 @@ def run(problem):
     pose = Pose(chain, start)
     error = pose.error(target)
     errors = [error]
+    flip = limited and _pose.plane_normal(chain, table) is not None
     if error <= tol:
         if pole is not None and not limited:
-            return Outcome(_swiveled(chain, table, pose, pole), 0, errors)
+            return Outcome(_swiveled(chain, table, pose, pole, flip), 0, errors)
         return Outcome(start, 0, errors)
 
     rx, ry, rz = chain.points[0]
@@ -135,7 +136,7 @@ def run(problem):
 
     if pole is not None:
         pose.set_rotations(chain, best_rotations)
-        swiveled = _swiveled(chain, table, pose, pole)
+        swiveled = _swiveled(chain, table, pose, pole, flip)
         if not limited:
             best_rotations = swiveled
         else:
@@ -145,10 +146,11 @@ def run(problem):
     return Outcome(best_rotations, iterations, errors, stalled)
 
 
-def _swiveled(chain, table, pose, pole):
+def _swiveled(chain, table, pose, pole, flip):
     """Rotations of ``pose`` with its interior points swiveled toward ``pole``
-    (limits applied, so on a limited chain the effector may move)."""
-    _pose.swivel(pose.xs, pose.ys, pose.zs, pole)
+    (limits applied, so on a limited chain the effector may move; a planar
+    chain only flips, staying in its plane)."""
+    _pose.swivel(pose.xs, pose.ys, pose.zs, pole, flip)
     _pose.follow(chain, table, pose)
     return pose.rotations()
 

@@ -64,14 +64,21 @@ _SEED = 20110901
 def run(problem):
     """Solve ``problem`` by FABRIK; see the module docstring."""
     chain = problem.chain
-    if chain.limited:
-        table = _pose.limit_table(chain)
-        if any(row[0] != FREE for row in table):
-            return _run_limited(problem, table)
-    return _run_free(problem)
+    if not chain.limited:
+        return _run_free(problem)
+    table = _pose.limit_table(chain)
+    if all(row[0] == FREE for row in table):
+        return _run_free(problem)
+    normal = _pose.plane_normal(chain, table)
+    if normal is not None and all(row[6] for row in table):
+        # Hinges without range limits about one axis: the free solve, in their plane.
+        return _run_free(problem, normal)
+    return _run_limited(problem, table, normal)
 
 
-def _run_free(problem):
+def _run_free(problem, normal=None):
+    """FABRIK over plain floats; with ``normal``, in the plane through the root
+    normal to it (aiming at the target's projection on that plane)."""
     chain = problem.chain
     n = chain.size
     lengths = chain.lengths
@@ -81,6 +88,16 @@ def _run_free(problem):
     start = problem.start
     rx, ry, rz = chain.points[0]
     sqrt = math.sqrt
+    # Out of plane part of the error (0 for a free chain); the in-plane goal that meets tol.
+    off = 0.0
+    goal = tol
+    if normal is not None:
+        ax, ay, az = normal
+        off = (tx - rx) * ax + (ty - ry) * ay + (tz - rz) * az
+        tx, ty, tz = tx - off * ax, ty - off * ay, tz - off * az
+        off = abs(off)
+        # Off the plane by more than tol: the in-plane nearest point is the best there is.
+        goal = sqrt(tol * tol - off * off) if off < tol else 1e-3 * tol
 
     # The reference pose rotations are measured from: the start (rest when cold).
     if start.count(rot.IDENTITY) == n:
@@ -92,11 +109,12 @@ def _run_free(problem):
         ref = Pose(chain, start)
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
     error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
-    errors = [error]
-    if error <= tol:
+    errors = [sqrt(error * error + off * off)]
+    flip = normal is not None
+    if error <= goal:
         if problem.pole is None:
             return Outcome(list(start), 0, errors)
-        _pose.swivel(xs, ys, zs, problem.pole)
+        _pose.swivel(xs, ys, zs, problem.pole, flip)
         return Outcome(_rotations(chain, ref, xs, ys, zs), 0, errors)
 
     dx, dy, dz = tx - rx, ty - ry, tz - rz
@@ -111,15 +129,15 @@ def _run_free(problem):
             y += length * uy
             z += length * uz
             xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
-        errors.append(sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2))
+        errors.append(sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2 + off * off))
         return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors)
 
     # The best pose so far is the start, even when the iterations start from a bent one.
     best = error
     bxs, bys, bzs = xs[:], ys[:], zs[:]
-    if _pose.collinear(xs, ys, zs, _COLLINEAR * reach, problem.target):
+    if _pose.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz)):
         ref = ref or Pose(chain, start)
-        _pose.bend(chain, _pose.limit_table(chain), ref, problem.pole, problem.target)
+        _pose.bend(chain, _pose.limit_table(chain), ref, problem.pole, (tx, ty, tz))
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
         error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     progress = Progress(error, _WINDOW, _RATE, _PATIENCE)
@@ -159,11 +177,11 @@ def _run_free(problem):
                 x += lengths[i]
             xs[j], ys[j], zs[j] = x, y, z
         error = sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2)
-        errors.append(error)
+        errors.append(sqrt(error * error + off * off) if off else error)
         if error < best:
             best = error
             bxs[:], bys[:], bzs[:] = xs, ys, zs
-            if error <= tol:
+            if error <= goal:
                 break
         if progress.update(error):
             if progress.hopeless:
@@ -176,8 +194,11 @@ def _run_free(problem):
             ref = Pose(chain, kicked)
             xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
 
+    if off >= tol and best <= goal:
+        # As near as a planar chain gets to a target off its plane.
+        stalled = True
     if problem.pole is not None:
-        _pose.swivel(bxs, bys, bzs, problem.pole)
+        _pose.swivel(bxs, bys, bzs, problem.pole, flip)
     return Outcome(_rotations(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
 
 
@@ -249,7 +270,7 @@ def _rotations_from(chain, ref, xs, ys, zs):
     return out
 
 
-def _run_limited(problem, table):
+def _run_limited(problem, table, normal):
     chain = problem.chain
     n = chain.size
     tx, ty, tz = target = problem.target
@@ -282,7 +303,7 @@ def _run_limited(problem, table):
             _pose.follow(chain, table, pose, (dx / distance, dy / distance, dz / distance))
         else:
             if pole is not None:
-                _pose.swivel(pose.xs, pose.ys, pose.zs, pole)
+                _pose.swivel(pose.xs, pose.ys, pose.zs, pole, normal is not None)
             _backward(chain, table, pose, target)
             _pose.follow(chain, table, pose)
         error = pose.error(target)

@@ -262,3 +262,24 @@ def test_solves_are_repeatable():
     a = ikcore.solve(chain, target, "ccd")
     b = ikcore.solve(chain, target, "ccd")
     assert a.rotations == b.rotations and a.errors == b.errors
+
+
+def test_planar_chain_reaches_as_near_as_its_plane_allows():
+    chain = Chain([(i, 0, 0) for i in range(5)], [Hinge((0, 0, 1))] * 4)
+    sol = ikcore.solve(chain, (2.0, 1.0, 0.5), "ccd", tolerance=1e-6)
+    assert sol.status == "stalled" and sol.iterations < ccd.MAX_ITERATIONS
+    assert math.isclose(sol.error, 0.5, rel_tol=1e-6)
+    assert max(abs(p[2]) for p in sol.positions) <= 1e-12
+
+
+def test_planar_pole_flips_within_the_plane():
+    chain = Chain([(i, 0, 0) for i in range(4)], [Hinge((0, 0, 1), -150, 150)] * 3)
+    target = (1.5, 1.5, 0.0)
+    for pole, sign in [((0.0, 3.0, 0.0), 1.0), ((3.0, 0.0, 0.0), -1.0)]:
+        sol = ikcore.solve(chain, target, "ccd", pole=pole)
+        assert sol.converged
+        check_pose(chain, sol)
+        assert max(abs(p[2]) for p in sol.positions) <= 1e-12
+        # Left (+) or right (-) of the root-target line, in the plane.
+        mean = sum(p[1] - p[0] for p in sol.positions[1:-1]) / 2
+        assert sign * mean > 0.05

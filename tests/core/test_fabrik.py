@@ -264,3 +264,24 @@ def test_run_is_callable_on_a_problem():
 def test_takes_no_options():
     with pytest.raises(IKError, match="max_step_deg"):
         ikcore.solve(straight(3), (1.0, 1.0, 0.0), "fabrik", max_step_deg=10)
+
+
+def test_planar_hinge_chain_stays_in_its_plane():
+    # Hinges without limits about one axis: solved in the plane, flipped toward the pole.
+    rng = random.Random(21)
+    chain = Chain([(i, 0, 0) for i in range(11)], [Hinge((0, 0, 1))] * 10)
+    for _ in range(30):
+        a, r = rng.uniform(0.0, 2.0 * math.pi), rng.uniform(0.2, 0.95) * chain.reach
+        pole = (rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-1, 1))
+        sol = ikcore.solve(chain, (r * math.cos(a), r * math.sin(a), 0.0), "fabrik", pole=pole)
+        assert sol.converged
+        check_pose(chain, sol)
+        assert max(abs(p[2]) for p in sol.positions) <= 1e-12
+
+
+def test_planar_chain_reaches_as_near_as_its_plane_allows():
+    chain = Chain([(i, 0, 0) for i in range(5)], [Hinge((0, 0, 1))] * 4)
+    sol = ikcore.solve(chain, (2.0, 1.0, 0.5), "fabrik")
+    assert sol.status == "stalled" and sol.iterations < fabrik.MAX_ITERATIONS
+    assert math.isclose(sol.error, 0.5, rel_tol=1e-6)
+    assert max(abs(p[2]) for p in sol.positions) <= 1e-12
