@@ -17,6 +17,8 @@ def _describe(value):
 
 def check_float(value, name):
     """Return ``value`` as a finite float."""
+    if type(value) is float and value - value == 0.0:  # the common case, checked cheaply (inf - inf is nan)
+        return value
     if isinstance(value, bool) or not isinstance(value, Real):
         raise IKError(f"{name} must be a real number, got {_describe(value)}")
     value = float(value)
@@ -33,6 +35,11 @@ def check_vector(value, name, size=3):
         raise IKError(f"{name} must be a sequence of {size} numbers, got {_describe(value)}") from None
     if len(items) != size:
         raise IKError(f"{name} must have {size} components, got {len(items)}: {_describe(value)}")
+    for v in items:
+        if type(v) is not float or v - v != 0.0:
+            break
+    else:  # all finite floats already (the common case in per-frame calls)
+        return items
     return tuple(check_float(v, f"{name}[{i}]") for i, v in enumerate(items))
 
 
