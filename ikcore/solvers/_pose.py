@@ -324,6 +324,35 @@ def face(xs, ys, zs, pole, flip=False):
         zs[i] = z0 + uz * c + (nx * uy - ny * ux) * s + nz * t
 
 
+def reach_out(chain, target, xs, ys, zs):
+    """Put the points of a free chain on its pose nearest an unreachable target.
+
+    Beyond reach, every bone points at the target. Nearer than ``min_reach``
+    (one bone longer than all the others together), the long bone points at
+    the target and every other bone straight back, so the effector lands at
+    ``min_reach`` from the root toward the target. Either pose depends on the
+    target alone: solving again from it returns it unchanged. In place.
+    """
+    x, y, z = chain.points[0]
+    ux, uy, uz = target[0] - x, target[1] - y, target[2] - z
+    d = math.sqrt(ux * ux + uy * uy + uz * uz)
+    beyond = d >= chain.reach
+    if d > 1e-12 * chain.reach:
+        ux, uy, uz = ux / d, uy / d, uz / d
+    else:
+        # On the root: any direction is as good; keep the effector's.
+        ux, uy, uz = xs[-1] - x, ys[-1] - y, zs[-1] - z
+        e = math.sqrt(ux * ux + uy * uy + uz * uz)
+        ux, uy, uz = (ux / e, uy / e, uz / e) if e > 1e-12 * chain.reach else chain.directions[0]
+    longest = max(chain.lengths)
+    for i, length in enumerate(chain.lengths):
+        k = length if beyond or length == longest else -length
+        x += k * ux
+        y += k * uy
+        z += k * uz
+        xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
+
+
 def swivel(xs, ys, zs, pole, flip=False):
     """Turn the chain toward ``pole``: all interior points together
     (:func:`face`), then each about its neighbours' line.

@@ -31,8 +31,9 @@ slightly off the line. When the error stops falling (a joint pinned on a
 limit), the solve restarts from the best pose, randomly perturbed (seeded:
 every solve is repeatable); the best pose seen is returned.
 
-**Out of reach.** A free chain aimed at a target beyond reach has one best
-pose, straight at the target: it is returned in one step.
+**Out of reach.** A free chain has one best pose for a target beyond reach
+(straight at it) or nearer than it can fold (the long bone at it, the others
+folded back): it is returned in one step (:func:`~._pose.reach_out`).
 
 **Pole.** A world point hinting the bend side: after solving, each interior
 point turns about its neighbours' line toward it (:func:`~._pose.swivel`),
@@ -100,8 +101,9 @@ def run(problem):
     dx, dy, dz = tx - rx, ty - ry, tz - rz
     distance = math.sqrt(dx * dx + dy * dy + dz * dz)
     beyond = distance >= chain.reach
-    if beyond and not limited:
-        _pose.follow(chain, table, pose, (dx / distance, dy / distance, dz / distance))
+    if not limited and not chain.min_reach <= distance < chain.reach:
+        _pose.reach_out(chain, target, pose.xs, pose.ys, pose.zs)
+        _pose.follow(chain, table, pose)
         errors.append(pose.error(target))
         return Outcome(pose.rotations(), 1, errors)
     if pole is not None and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):

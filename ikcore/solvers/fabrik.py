@@ -10,7 +10,10 @@ One iteration moves points, never angles:
   ``p_{i+1} <- p_i + L_i (p_{i+1} - p_i) / |p_{i+1} - p_i|``.
 
 Bone lengths hold exactly after every pass. A target beyond reach gives the
-chain stretched straight at it in one step.
+chain stretched straight at it in one step (one nearer than the chain can
+fold gives its nearest fold, :func:`~._pose.reach_out`). A planar chain (hinges without
+range limits about one axis, rest bones across it) is solved the same way in
+its plane, aiming at the target's projection on it.
 
 **Rotations.** Positions become rotations once, at the end: bone ``i`` turns by
 the shortest arc from its start direction ``s_i`` to its final direction
@@ -32,10 +35,12 @@ pose, randomly perturbed (seeded: every solve is repeatable).
 chain with the target on it or straight behind it) every point stays on that
 line; the chain is first bent slightly off it.
 
-**Pole.** A world point hinting the bend side: after solving, each interior
-point turns about its neighbours' line toward it (:func:`~._pose.swivel`), which
-moves neither the effector nor any other point. On a limited chain the pole
-instead biases each iteration (the forward pass then enforces the limits).
+**Pole.** A world point hinting the bend side: after solving, the interior
+points turn together about the root-effector line toward it, then each about
+its neighbours' line (:func:`~._pose.swivel`); neither moves the effector or
+changes a bone length. A planar chain only flips within its plane. On a
+limited chain the pole instead biases each iteration (the forward pass then
+enforces the limits).
 """
 
 import math
@@ -49,11 +54,14 @@ from ._pose import BALL, FREE, HINGE, Pose, Progress
 OPTIONS = {}
 MAX_ITERATIONS = 100
 
-# Stagnation: restart when the best error has not fallen 1% in this many iterations.
+# Stagnation: restart when the best error has not fallen by _RATE in _WINDOW iterations;
+# give up after _PATIENCE restarts in a row that brought nothing. A free chain stalls only
+# on a dead end (a target nearer than it can fold), so it gives up sooner.
 _WINDOW = 6
 _RATE = 0.01
-# Give up after this many restarts in a row that brought nothing.
 _PATIENCE = 5
+_RATE_FREE = 1e-3
+_PATIENCE_FREE = 2
 # Largest random turn per joint on a restart (radians).
 _KICK = 0.8
 # Chain and target count as collinear within this fraction of the reach.
@@ -112,25 +120,18 @@ def _run_free(problem, normal=None):
     errors = [sqrt(error * error + off * off)]
     flip = normal is not None
     if error <= goal:
-        if problem.pole is None:
-            return Outcome(list(start), 0, errors)
-        _pose.swivel(xs, ys, zs, problem.pole, flip)
-        return Outcome(_rotations(chain, ref, xs, ys, zs), 0, errors)
+        rotations = list(start)
+        if problem.pole is not None:
+            _pose.swivel(xs, ys, zs, problem.pole, flip)
+            rotations = _rotations(chain, ref, xs, ys, zs)
+        return Outcome(rotations, 0, errors, off >= tol)
 
-    dx, dy, dz = tx - rx, ty - ry, tz - rz
-    distance = sqrt(dx * dx + dy * dy + dz * dz)
-    if distance >= reach:
-        # Out of reach: every bone straight at the target, in one step.
-        ux, uy, uz = dx / distance, dy / distance, dz / distance
-        x, y, z = rx, ry, rz
-        for i in range(n):
-            length = lengths[i]
-            x += length * ux
-            y += length * uy
-            z += length * uz
-            xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
-        errors.append(sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2 + off * off))
-        return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors)
+    distance = sqrt((tx - rx) ** 2 + (ty - ry) ** 2 + (tz - rz) ** 2)
+    if not chain.min_reach <= distance < reach:
+        # Out of reach (or nearer than the chain folds): the nearest pose, in one step.
+        _pose.reach_out(chain, (tx, ty, tz), xs, ys, zs)
+        errors.append(sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2 + off * off))
+        return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors, off >= tol)
 
     # The best pose so far is the start, even when the iterations start from a bent one.
     best = error
@@ -140,7 +141,7 @@ def _run_free(problem, normal=None):
         _pose.bend(chain, _pose.limit_table(chain), ref, problem.pole, (tx, ty, tz))
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
         error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
-    progress = Progress(error, _WINDOW, _RATE, _PATIENCE)
+    progress = Progress(error, _WINDOW, _RATE_FREE, _PATIENCE_FREE)
     rng = None
     stalled = False
     iterations = 0
@@ -187,7 +188,7 @@ def _run_free(problem, normal=None):
             if progress.hopeless:
                 stalled = True
                 break
-            # A dead end (a fold the passes cannot open): restart near the best pose.
+            # A dead end the passes cannot leave: restart near the best pose.
             rng = rng or random.Random(_SEED)
             kicked = _pose.perturb(chain, _pose.limit_table(chain), _rotations(chain, ref, bxs, bys, bzs),
                                    rng, _KICK)

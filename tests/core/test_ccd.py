@@ -283,3 +283,15 @@ def test_planar_pole_flips_within_the_plane():
         # Left (+) or right (-) of the root-target line, in the plane.
         mean = sum(p[1] - p[0] for p in sol.positions[1:-1]) / 2
         assert sign * mean > 0.05
+
+
+def test_target_nearer_than_the_chain_folds_gives_the_nearest_fold_without_jitter():
+    # The middle bone (3) is longer than the others together (2): the tip cannot come nearer than 1.
+    chain = Chain([(0, 0, 0), (1, 0, 0), (4, 0, 0), (5, 0, 0)])
+    target = (0.2, 0.1, -0.3)
+    sol = ikcore.solve(chain, target, "ccd")
+    assert sol.status == "unreachable" and sol.iterations == 1
+    assert math.isclose(sol.error, chain.min_reach - math.dist(target, chain.points[0]), rel_tol=1e-12)
+    check_pose(chain, sol)
+    again = ikcore.solve(chain, target, "ccd", start=sol.rotations)
+    assert max(math.dist(p, q) for p, q in zip(sol.positions, again.positions)) <= 1e-12 * chain.reach

@@ -285,3 +285,15 @@ def test_planar_chain_reaches_as_near_as_its_plane_allows():
     assert sol.status == "stalled" and sol.iterations < fabrik.MAX_ITERATIONS
     assert math.isclose(sol.error, 0.5, rel_tol=1e-6)
     assert max(abs(p[2]) for p in sol.positions) <= 1e-12
+
+
+def test_target_nearer_than_the_chain_folds_gives_the_nearest_fold_without_jitter():
+    # The middle bone (3) is longer than the others together (2): the tip cannot come nearer than 1.
+    chain = Chain([(0, 0, 0), (1, 0, 0), (4, 0, 0), (5, 0, 0)])
+    target = (0.2, 0.1, -0.3)
+    sol = ikcore.solve(chain, target, "fabrik")
+    assert sol.status == "unreachable" and sol.iterations == 1
+    assert math.isclose(sol.error, chain.min_reach - math.dist(target, chain.points[0]), rel_tol=1e-12)
+    check_pose(chain, sol)
+    again = ikcore.solve(chain, target, "fabrik", start=sol.rotations)
+    assert max(math.dist(p, q) for p, q in zip(sol.positions, again.positions)) <= 1e-12 * chain.reach
