@@ -63,11 +63,14 @@ def _check_step(value, name):
 OPTIONS = {"max_step_deg": (180.0, _check_step)}
 MAX_ITERATIONS = 200
 
-# Stagnation: restart when the best error has not fallen 1% in this many sweeps.
+# Stagnation: restart when the best error has not fallen by _RATE in _WINDOW sweeps; give
+# up after _PATIENCE restarts in a row that brought nothing. A free chain slows down on long
+# reaches but seldom meets a dead end, so it restarts only when progress all but stops.
 _WINDOW = 8
 _RATE = 0.01
-# Give up after this many restarts in a row that brought nothing.
 _PATIENCE = 5
+_RATE_FREE = 1e-3
+_PATIENCE_FREE = 2
 # Largest random turn per joint on a restart (radians).
 _KICK = 0.8
 # Points count as collinear within this fraction of the reach.
@@ -80,7 +83,6 @@ _SEED = 19890612
 def run(problem):
     """Solve ``problem`` by CCD; see the module docstring."""
     chain = problem.chain
-    n = chain.size
     target = tx, ty, tz = problem.target
     tol = problem.tolerance
     pole = problem.pole
@@ -115,7 +117,10 @@ def run(problem):
     skip = _SKIP * tol
     # The start stays the best pose until beaten, even when the sweeps start from a bent one.
     best, best_rotations = error, start
-    progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
+    if limited:
+        progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
+    else:
+        progress = Progress(pose.error(target), _WINDOW, _RATE_FREE, _PATIENCE_FREE)
     rng = random.Random(_SEED)
     stalled = False
     iterations = 0

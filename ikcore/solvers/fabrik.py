@@ -273,7 +273,6 @@ def _rotations_from(chain, ref, xs, ys, zs):
 
 def _run_limited(problem, table, normal):
     chain = problem.chain
-    n = chain.size
     tx, ty, tz = target = problem.target
     tol = problem.tolerance
     pole = problem.pole
