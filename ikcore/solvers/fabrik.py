@@ -49,7 +49,7 @@ import random
 from .. import rotation as rot
 from ..problem import Outcome
 from . import _pose
-from ._pose import BALL, FREE, HINGE, Pose, Progress
+from ._pose import FREE, HINGE, Pose, Progress
 
 OPTIONS = {}
 MAX_ITERATIONS = 100
@@ -272,6 +272,8 @@ def _rotations_from(chain, ref, xs, ys, zs):
 
 
 def _run_limited(problem, table, normal):
+    """FABRIK with the limits in both passes, restarting from the best pose
+    when it stops improving; ``normal`` marks a planar chain (for the pole)."""
     chain = problem.chain
     tx, ty, tz = target = problem.target
     tol = problem.tolerance
@@ -321,127 +323,7 @@ def _run_limited(problem, table, normal):
     return Outcome(best_rotations, iterations, errors, stalled)
 
 
-def _backward_child(chain, table, pose, target):
-    """The backward pass on a limited chain, in place on ``pose``.
-
-    The effector goes onto the target and the last bone turns onto the line
-    to it, carrying its frame (``R_{N-1}`` turned by the shortest arc). Then,
-    tip to root, joint ``i`` (between bone ``i - 1`` and the placed bone ``i``,
-    whose frame ``R_i`` is known) chooses the rotation ``q_i`` whose bone
-    ``i - 1``, at ``R_i q_i^{-1} d_{i-1}``, lies nearest the wanted direction
-    (toward the old point ``p_{i-1}``), within joint ``i``'s limits; then
-    ``R_{i-1} = R_i q_i^{-1}``. The limits are thus met from the child's side,
-    as the forward pass meets them from the parent's.
-    """
-    qw, qx, qy, qz = pose.qw, pose.qx, pose.qy, pose.qz
-    xs, ys, zs = pose.xs, pose.ys, pose.zs
-    lengths = chain.lengths
-    directions = chain.directions
-    sqrt = math.sqrt
-    n = chain.size
-    x, y, z = target
-    # The last bone: from its old base to the target; its frame follows by the shortest arc.
-    i = n - 1
-    dx, dy, dz = directions[i]
-    rw, rx, ry, rz = pose.rw[i], pose.rx[i], pose.ry[i], pose.rz[i]
-    tx = 2.0 * (ry * dz - rz * dy)
-    ty = 2.0 * (rz * dx - rx * dz)
-    tz = 2.0 * (rx * dy - ry * dx)
-    cx = dx + rw * tx + (ry * tz - rz * ty)
-    cy = dy + rw * ty + (rz * tx - rx * tz)
-    cz = dz + rw * tz + (rx * ty - ry * tx)
-    bx, by, bz = x - xs[i], y - ys[i], z - zs[i]
-    nb = sqrt(bx * bx + by * by + bz * bz)
-    if nb > 1e-300:
-        bx, by, bz = bx / nb, by / nb, bz / nb
-        e = 1.0 + cx * bx + cy * by + cz * bz
-        if e > 1e-12:
-            sw, sx, sy, sz = e, cy * bz - cz * by, cz * bx - cx * bz, cx * by - cy * bx
-        else:
-            sw = 0.0
-            sx, sy, sz = rot.perpendicular((cx, cy, cz))
-        m = math.sqrt(sw * sw + sx * sx + sy * sy + sz * sz)
-        sw, sx, sy, sz = sw / m, sx / m, sy / m, sz / m
-        rw, rx, ry, rz = (sw * rw - sx * rx - sy * ry - sz * rz,
-                          sw * rx + sx * rw + sy * rz - sz * ry,
-                          sw * ry - sx * rz + sy * rw + sz * rx,
-                          sw * rz + sx * ry - sy * rx + sz * rw)
-    else:
-        bx, by, bz = cx, cy, cz
-    xs[n], ys[n], zs[n] = x, y, z
-    length = lengths[i]
-    x -= length * bx
-    y -= length * by
-    z -= length * bz
-    xs[i], ys[i], zs[i] = x, y, z
-    for i in range(n - 1, 0, -1):
-        # Wanted direction of bone i - 1, in bone i's frame: l = conj(R) b.
-        bx, by, bz = x - xs[i - 1], y - ys[i - 1], z - zs[i - 1]
-        dx, dy, dz = directions[i - 1]
-        w, ax, ay, az = qw[i], qx[i], qy[i], qz[i]
-        nb = sqrt(bx * bx + by * by + bz * bz)
-        if nb > 1e-300:
-            tx = 2.0 * (-ry * bz + rz * by)
-            ty = 2.0 * (-rz * bx + rx * bz)
-            tz = 2.0 * (-rx * by + ry * bx)
-            lx = (bx + rw * tx - (ry * tz - rz * ty)) / nb
-            ly = (by + rw * ty - (rz * tx - rx * tz)) / nb
-            lz = (bz + rw * tz - (rx * ty - ry * tx)) / nb
-            kind, hx, hy, hz, lo, hi, full, cone = table[i]
-            if kind == HINGE:
-                # q_i^{-1} turns by -a about h: take -a as the angle from d to l.
-                s = hx * (dy * lz - dz * ly) + hy * (dz * lx - dx * lz) + hz * (dx * ly - dy * lx)
-                c = dx * lx + dy * ly + dz * lz - (hx * dx + hy * dy + hz * dz) * (hx * lx + hy * ly + hz * lz)
-                if abs(s) + abs(c) > 1e-12:
-                    a = -math.atan2(s, c)
-                    if not full:
-                        a = _pose.clamp_angle(a, lo, hi)
-                    h = math.sin(0.5 * a)
-                    w, ax, ay, az = math.cos(0.5 * a), hx * h, hy * h, hz * h
-            else:
-                # c = q^{-1} d, then q^{-1} <- arc(c, l) q^{-1}
-                tx = 2.0 * (-ay * dz + az * dy)
-                ty = 2.0 * (-az * dx + ax * dz)
-                tz = 2.0 * (-ax * dy + ay * dx)
-                cx = dx + w * tx - (ay * tz - az * ty)
-                cy = dy + w * ty - (az * tx - ax * tz)
-                cz = dz + w * tz - (ax * ty - ay * tx)
-                e = 1.0 + cx * lx + cy * ly + cz * lz
-                if e > 1e-12:
-                    sw, sx, sy, sz = e, cy * lz - cz * ly, cz * lx - cx * lz, cx * ly - cy * lx
-                else:
-                    sw = 0.0
-                    sx, sy, sz = rot.perpendicular((cx, cy, cz))
-                m = math.sqrt(sw * sw + sx * sx + sy * sy + sz * sz)
-                sw, sx, sy, sz = sw / m, sx / m, sy / m, sz / m
-                # q = conj(arc conj(q)) = q conj(arc)
-                w, ax, ay, az = (w * sw + ax * sx + ay * sy + az * sz,
-                                 -w * sx + ax * sw - ay * sz + az * sy,
-                                 -w * sy + ay * sw - az * sx + ax * sz,
-                                 -w * sz + az * sw - ax * sy + ay * sx)
-                m = math.sqrt(w * w + ax * ax + ay * ay + az * az)
-                w, ax, ay, az = w / m, ax / m, ay / m, az / m
-                if kind == BALL:
-                    ex, ey, ez = directions[i]
-                    w, ax, ay, az = _pose.clamp_ball(w, ax, ay, az, ex, ey, ez, cone, lo, hi, full)
-            qw[i], qx[i], qy[i], qz[i] = w, ax, ay, az
-        # R_{i-1} = R_i conj(q_i)
-        rw, rx, ry, rz = (rw * w + rx * ax + ry * ay + rz * az,
-                          -rw * ax + rx * w - ry * az + rz * ay,
-                          -rw * ay + ry * w - rz * ax + rx * az,
-                          -rw * az + rz * w - rx * ay + ry * ax)
-        # Bone i - 1 along R_{i-1} d_{i-1}.
-        tx = 2.0 * (ry * dz - rz * dy)
-        ty = 2.0 * (rz * dx - rx * dz)
-        tz = 2.0 * (rx * dy - ry * dx)
-        length = lengths[i - 1]
-        x -= length * (dx + rw * tx + (ry * tz - rz * ty))
-        y -= length * (dy + rw * ty + (rz * tx - rx * tz))
-        z -= length * (dz + rw * tz + (rx * ty - ry * tx))
-        xs[i - 1], ys[i - 1], zs[i - 1] = x, y, z
-
-
-def _backward_parent(chain, table, pose, target):
+def _backward(chain, table, pose, target):
     """The backward pass on a limited chain, in place on ``pose``'s points.
 
     Each wanted bone direction is limited as joint ``i`` would limit it if its
@@ -515,5 +397,3 @@ def _backward_parent(chain, table, pose, target):
         z -= length * bz
         xs[i], ys[i], zs[i] = x, y, z
 
-
-_backward = _backward_parent
