@@ -12,9 +12,10 @@ the iterations the scalar solver would take. The rules are those of
 :mod:`ikcore.solvers.fabrik`: a start within tolerance is returned unchanged; a
 target at or beyond the reach gives the chain stretched straight at it in one
 step; otherwise passes repeat until ``error <= tolerance``. A chain the
-vectorised passes cannot treat exactly as the scalar solver does (chain and
-target on one line, a coincident point, progress stalled, or a last iteration
-that was not its best) is handed to the scalar solver, which then solves it
+vectorised passes cannot treat exactly as the scalar solver does (a target
+nearer than the chain folds, chain and target on one line, a coincident point,
+progress stalled, or a last iteration that was not its best) is handed to the
+scalar solver, which then solves it
 from its start. Rotations follow as in the scalar solver, all chains and joints
 at once: ``R_i = arc(s_i, b_i) S_i`` from the start's bone directions ``s_i`` and
 world rotations ``S_i`` to the final directions ``b_i``, ``q_i = R_{i-1}^{-1} R_i``
@@ -308,12 +309,14 @@ def _fabrik_numpy(chain, targets, starts, raw, tol, cap):
     to_target = targets - root
     distance = np.sqrt((to_target * to_target) @ one)
     far = ~idle & (distance >= chain.reach)
+    # Nearer than the chain folds: the scalar solver's nearest fold (rare: one dominant bone).
+    handover |= ~idle & (distance < chain.min_reach)
     if far.any():
         unit = to_target[far] / distance[far][:, None]
         along = np.concatenate(([0.0], np.cumsum(lengths)))
         final[:, far] = root + along[:, None, None] * unit[None]
         iterations[far] = 1
-    rest = ~(idle | far)
+    rest = ~(idle | far | handover)
     handover |= rest & _collinear(start, targets, chain.reach)
     active = np.flatnonzero(rest & ~handover)
     if len(active):
@@ -445,7 +448,7 @@ def _iterate(final, active, targets, err0, lengths, tol, cap, iterations, handov
             np.minimum(best, err, out=best, where=improved)
             done = improved & (err <= tol)
             # The scalar solver's progress rule, for the chains still going.
-            moved = best < mark * (1.0 - _fabrik._RATE)
+            moved = best < mark * (1.0 - _fabrik._RATE_FREE)
             np.copyto(mark, best, where=moved)
             since = np.where(moved, 0, since + 1)
             give = ~done & ((since >= _fabrik._WINDOW) | ~np.isfinite(err))
