@@ -186,7 +186,9 @@ def _sweep_free(chain, table, pose, target, tol, skip, max_step):
         vv = vx * vx + vy * vy + vz * vz
         if uu < 1e-300 or vv < 1e-300:
             continue
-        nuv = sqrt(uu * vv)
+        nu = sqrt(uu)
+        nv = sqrt(vv)
+        nuv = nu * nv
         # Shortest arc u -> v as the quaternion (|u||v| + u.v, u x v), unnormalised.
         w = nuv + ux * vx + uy * vy + uz * vz
         cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
@@ -201,7 +203,8 @@ def _sweep_free(chain, table, pose, target, tol, skip, max_step):
             continue
         m = 1.0 / sqrt(w * w + cc)
         w, cx, cy, cz = w * m, cx * m, cy * m, cz * m
-        if capped and w < math.cos(0.5 * max_step):
+        capping = capped and w < math.cos(0.5 * max_step)
+        if capping:
             k = math.sin(0.5 * max_step) / sqrt(cx * cx + cy * cy + cz * cz)
             w, cx, cy, cz = math.cos(0.5 * max_step), cx * k, cy * k, cz * k
             # The effector turns with the joint: e = p + rotate(arc, u).
@@ -212,8 +215,8 @@ def _sweep_free(chain, table, pose, target, tol, skip, max_step):
             ey = py + uy + w * sy + (cz * sx - cx * sz)
             ez = pz + uz + w * sz + (cx * sy - cy * sx)
         else:
-            # The effector lands on the ray toward the target.
-            k = sqrt(uu / vv)
+            # The effector lands on the ray toward the target, |u| from the joint.
+            k = nu / nv
             ex, ey, ez = px + vx * k, py + vy * k, pz + vz * k
         # The world turn, seen in the parent's frame: (w, conj(P) c).
         if i:
@@ -224,14 +227,17 @@ def _sweep_free(chain, table, pose, target, tol, skip, max_step):
             cx, cy, cz = (cx + pw * sx - (ppy * sz - ppz * sy),
                           cy + pw * sy - (ppz * sx - ppx * sz),
                           cz + pw * sz - (ppx * sy - ppy * sx))
+        # A product of unit quaternions: its norm drifts by rounding only (judge normalises).
         aw, ax, ay, az = qw[i], qx[i], qy[i], qz[i]
-        aw, ax, ay, az = (w * aw - cx * ax - cy * ay - cz * az,
-                          w * ax + cx * aw + cy * az - cz * ay,
-                          w * ay - cx * az + cy * aw + cz * ax,
-                          w * az + cx * ay - cy * ax + cz * aw)
-        m = 1.0 / sqrt(aw * aw + ax * ax + ay * ay + az * az)
-        qw[i], qx[i], qy[i], qz[i] = aw * m, ax * m, ay * m, az * m
-        if (ex - tx) ** 2 + (ey - ty) ** 2 + (ez - tz) ** 2 <= tol2:
+        qw[i], qx[i], qy[i], qz[i] = (w * aw - cx * ax - cy * ay - cz * az,
+                                      w * ax + cx * aw + cy * az - cz * ay,
+                                      w * ay - cx * az + cy * aw + cz * ax,
+                                      w * az + cx * ay - cy * ax + cz * aw)
+        if capping:
+            dx, dy, dz = ex - tx, ey - ty, ez - tz
+            if dx * dx + dy * dy + dz * dz <= tol2:
+                return
+        elif abs(nu - nv) <= tol:
             return
 
 
