@@ -120,9 +120,8 @@ def judge(problem, method, rotations, iterations, errors, stalled):
     if chain.limited:
         rotations = chain.clamp(rotations)
     positions = chain._forward(rotations)
-    tx, ty, tz = problem.target
-    ex, ey, ez = positions[-1]
-    error = math.sqrt((ex - tx) ** 2 + (ey - ty) ** 2 + (ez - tz) ** 2)
+    # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
+    error = math.dist(positions[-1], problem.target)
     errors = list(errors) if errors else [error]
     errors[-1] = error
     orientation_error = None
