@@ -63,9 +63,13 @@ MAX_STEP = 0.5
 MAX_ATTEMPTS = 10
 #: Restarts from a perturbed best pose when progress stops.
 MAX_RESTARTS = 8
+#: Restarts when out of reach: the best stretched pose seldom needs more.
+UNREACHABLE_RESTARTS = 2
 #: Iterations over which the error must fall by :data:`SLOW_FACTOR` (else restart).
 SLOW_WINDOW = 12
 SLOW_FACTOR = 0.9
+#: Progress has stopped when the error falls by less than this fraction of the tolerance in the window.
+CRAWL = 0.01
 #: Radians: a joint this near a limit sits on it.
 EDGE = 1e-7
 
@@ -647,7 +651,7 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
     reachable = chain.min_reach <= d <= reach
     # The least error a free chain can have for a position target: how far out of reach it is.
     floor = None
-    if orientation is None and not chain.limited:
+    if orientation is None and not chain.limited and not reachable:
         gap = max(d - reach, chain.min_reach - d, 0.0)
         floor = gap * gap * (1.0 + 1e-6) + (1e-9 * reach) ** 2
 
@@ -757,18 +761,26 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
                 if lam < lam_min or lam < 1e-6 * reach:
                     lam = lam_min
             history.append(F)
-            # Progress has stopped when a step gains (next to) nothing.
-            stuck = not met and gain <= 1e-12 * (F + gain)
-            # Crawling counts too, except for the transpose, which crawls by nature.
-            slow = stuck or (kind == "inverse" and not met and len(history) > SLOW_WINDOW
-                             and F > SLOW_FACTOR * history[-1 - SLOW_WINDOW])
+            past = history[-1 - SLOW_WINDOW] if len(history) > SLOW_WINDOW else None
+            # Progress has stopped when a step gains (next to) nothing, or when the
+            # error (sqrt F, a length) fell by less than 1% of the tolerance in a window;
+            # stretching a free chain out of reach, crawling is fine: the pose still settles.
+            stuck = not met and (gain <= 1e-12 * (F + gain)
+                                 or (past is not None and floor is None
+                                     and math.sqrt(past) - math.sqrt(F) < CRAWL * tol))
+            # Slow progress counts too, except for the transpose, which is slow by nature.
+            slow = stuck or (kind == "inverse" and not met and past is not None and F > SLOW_FACTOR * past)
         else:
             if met:
                 break  # the rest cost cannot fall further
             stuck = slow = True
         if slow:
             # Out of reach, a restart only helps a pose short of the best stretch.
-            if restarts < MAX_RESTARTS and (reachable or (stuck and (floor is None or best_F > floor))):
+            if reachable:
+                restart = restarts < MAX_RESTARTS
+            else:
+                restart = stuck and restarts < UNREACHABLE_RESTARTS and (floor is None or best_F > floor)
+            if restart:
                 # Stuck or crawling: try again from near the best pose.
                 restarts += 1
                 qs = perturb(chain, best, rng, 0.2 + 0.1 * restarts)

@@ -22,7 +22,7 @@ from ..checks import check_positive
 from . import _jacobian
 
 OPTIONS = {"alpha": (None, check_positive)}
-MAX_ITERATIONS = 2000
+MAX_ITERATIONS = 1000
 
 
 def run(problem):

@@ -1,0 +1,149 @@
+"""The analytic two-bone solver: exact in one step, pole and bend plane, honest ends."""
+
+import math
+import random
+
+import pytest
+
+import ikcore
+from ikcore import BallSocket, Chain, Hinge, IKError
+from ikcore import rotation as rot
+
+ARM = Chain([(0, 0, 0), (1, 0, 0), (1, 1.5, 0)])  # bent at rest, in the z = 0 plane
+
+
+def random_rotation(rng):
+    return rot.from_axis_angle((rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1)), rng.uniform(0, math.pi))
+
+
+def bend_normal(positions):
+    """Unit normal of the plane through root, knee and tip (knee side by the right-hand rule)."""
+    a, b, c = positions
+    u = [b[i] - a[i] for i in range(3)]
+    v = [c[i] - a[i] for i in range(3)]
+    n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    norm = math.sqrt(sum(x * x for x in n))
+    return tuple(x / norm for x in n)
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def test_reachable_targets_are_exact_in_one_iteration():
+    rng = random.Random(1)
+    for _ in range(300):
+        chain = Chain([tuple(rng.uniform(-2, 2) for _ in range(3)) for _ in range(3)])
+        l1, l2 = chain.lengths
+        # A reachable distance, including both ends of the shell.
+        d = rng.choice([abs(l1 - l2), l1 + l2, rng.uniform(abs(l1 - l2), l1 + l2)])
+        g = [rng.gauss(0, 1) for _ in range(3)]
+        n = math.sqrt(dot(g, g))
+        target = tuple(p + d * c / n for p, c in zip(chain.points[0], g))
+        start = [random_rotation(rng) for _ in range(2)] if rng.random() < 0.5 else None
+        sol = ikcore.solve(chain, target, "two_bone", start=start)
+        assert sol.converged and sol.iterations == 1
+        assert sol.error <= 1e-12 * chain.reach
+        assert len(sol.errors) == 2
+
+
+def test_pole_chooses_the_bend_plane_and_side():
+    target = (1.5, 1.0, 0.0)
+    for pole in [(0, 0, 5), (0, 0, -5), (0, 5, 0), (3, -2, 1)]:
+        sol = ikcore.solve(ARM, target, "two_bone", pole=pole)
+        assert sol.converged
+        root, knee, tip = sol.positions
+        # Root, target and pole span the bend plane: the knee lies in it...
+        plane = bend_normal([root, target, pole])
+        assert dot(plane, knee) == pytest.approx(0.0, abs=1e-12)
+        # ...on the pole's side of the root-target line.
+        u = [c / math.dist(root, target) for c in target]
+        side = [p - dot(pole, u) * c for p, c in zip(pole, u)]
+        assert dot(side, knee) > 0.0
+
+
+def test_without_pole_the_start_bend_plane_and_side_are_kept():
+    rng = random.Random(2)
+    for _ in range(50):
+        start = [random_rotation(rng) for _ in range(2)]
+        before = ARM.forward(start)
+        normal = bend_normal(before)
+        # A target in the start's bend plane, off the root-tip line.
+        a, b = [rng.uniform(-1, 1) for _ in range(2)]
+        tip = [c / math.dist(before[0], before[2]) for c in before[2]]
+        other = [normal[1] * tip[2] - normal[2] * tip[1], normal[2] * tip[0] - normal[0] * tip[2],
+                 normal[0] * tip[1] - normal[1] * tip[0]]
+        target = tuple(a * t + b * o for t, o in zip(tip, other))
+        if not 0.6 <= math.dist(target, (0, 0, 0)) <= 2.4:
+            continue
+        sol = ikcore.solve(ARM, target, "two_bone", start=start)
+        assert sol.converged
+        assert bend_normal(sol.positions) == pytest.approx(normal, abs=1e-9)
+
+
+def test_straight_start_bends_deterministically():
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)])
+    first = ikcore.solve(chain, (1.0, 0.0, 0.0), "two_bone")
+    again = ikcore.solve(chain, (1.0, 0.0, 0.0), "two_bone")
+    assert first.converged and first.positions == again.positions
+    # Off the line, the knee bends toward where the upper bone pointed.
+    sol = ikcore.solve(chain, (0.0, 1.5, 0.0), "two_bone")
+    assert sol.converged and sol.positions[1][0] > 0.0 and abs(sol.positions[1][2]) < 1e-12
+
+
+def test_too_far_is_stretched_straight_at_the_target():
+    target = (3.0, 4.0, 0.0)
+    sol = ikcore.solve(ARM, target, "two_bone")
+    assert sol.status == "unreachable" and sol.iterations == 1
+    root, knee, tip = sol.positions
+    assert tip == pytest.approx((0.6 * 2.5, 0.8 * 2.5, 0.0))
+    assert knee == pytest.approx((0.6, 0.8, 0.0))
+    assert sol.error == pytest.approx(5.0 - 2.5)
+
+
+def test_too_near_is_folded_toward_the_target():
+    target = (0.0, 0.2, 0.0)  # nearer than |1 - 1.5| = 0.5
+    sol = ikcore.solve(ARM, target, "two_bone")
+    assert sol.status == "unreachable"
+    assert sol.positions[2] == pytest.approx((0.0, 0.5, 0.0))
+    assert sol.error == pytest.approx(0.3)
+    at_root = ikcore.solve(ARM, (0.0, 0.0, 0.0), "two_bone")
+    assert at_root.status == "unreachable" and at_root.error == pytest.approx(0.5)
+
+
+def test_equal_bones_fold_onto_the_root():
+    chain = Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0)])
+    sol = ikcore.solve(chain, (0.0, 0.0, 0.0), "two_bone")
+    assert sol.converged and all(math.isfinite(c) for p in sol.positions for c in p)
+
+
+def test_unreachable_resolve_does_not_move():
+    sol = ikcore.solve(ARM, (5.0, 5.0, 5.0), "two_bone")
+    again = ikcore.solve(ARM, (5.0, 5.0, 5.0), "two_bone", start=sol.rotations)
+    assert max(math.dist(a, b) for a, b in zip(sol.positions, again.positions)) < 1e-12
+
+
+def test_limits_are_applied_and_reported_honestly():
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [None, Hinge((0, 0, 1), -30, 30)])
+    # Needs a 90-degree knee: the hinge stops it at 30 degrees.
+    sol = ikcore.solve(chain, (1.0, 1.0, 0.0), "two_bone", pole=(0, 5, 0))
+    assert max(chain.violations(sol.rotations)) <= 1e-12
+    assert sol.status == "stalled" and sol.error > 1e-3 * chain.reach
+    # Within the limits the closed form stays exact.
+    ok = ikcore.solve(chain, (1.95, 0.2, 0.0), "two_bone")  # a 23-degree knee
+    assert ok.converged
+    cone = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [BallSocket(10), None])
+    sol = ikcore.solve(cone, (0.0, 2.0, 0.0), "two_bone")
+    assert max(cone.violations(sol.rotations)) <= 1e-12 and not sol.converged
+
+
+def test_two_bone_refuses_other_chains_and_orientation():
+    with pytest.raises(IKError, match="2 bones, got 3"):
+        ikcore.solve(Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]), (1, 1, 0), "two_bone")
+    with pytest.raises(IKError, match="2 bones, got 1"):
+        ikcore.solve(Chain([(0, 0, 0), (1, 0, 0)]), (1, 0, 0), "two_bone")
+    with pytest.raises(IKError, match="orientation"):
+        ikcore.solve(ARM, (1, 1, 0), "two_bone", orientation=(1, 0, 0, 0))
+    from ikcore.solvers import two_bone
+    with pytest.raises(IKError, match="orientation"):
+        two_bone.check_problem(ARM, (1.0, 0.0, 0.0, 0.0), {})
