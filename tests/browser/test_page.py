@@ -1,0 +1,170 @@
+"""The page in headless Chromium: it loads, renders, answers its API, and says what failed when it fails."""
+
+import base64
+import hashlib
+import io
+import math
+import re
+import time
+
+import numpy
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import ikcore
+
+
+def import_map_hash(html):
+    """The CSP source ``'sha256-...'`` of the page's inline import map."""
+    text = re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1)
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def canvas_image(page):
+    return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
+
+
+def test_page_reaches_ready_state(demo, site_server):
+    demo.open(site_server)
+    state = demo.wait_ready()
+    assert state["scene"] == "arm"
+    assert state["error"] is None
+    assert state["frame"] >= 1
+    (chain,) = state["chains"]
+    assert chain["name"] == "arm"
+    assert chain["status"] in ikcore.STATUSES
+    assert all(math.isfinite(v) for v in chain["effector"] + chain["target"])
+    page = demo.page
+    assert page.is_hidden("#loader") and page.is_hidden("#failure")
+    methods = page.evaluate("ikDemo.methods")
+    assert "fabrik" in methods and set(methods) <= set(ikcore.METHODS)
+    assert page.evaluate("ikDemo.scenes") == ["arm"]
+    demo.wait_frames(10)
+    later = page.evaluate("ikDemo.state()")
+    assert later["python_ms"]["last"] > 0 and later["python_ms"]["median"] > 0
+    assert later["chains"][0]["target"] != chain["target"], "the target should follow its path"
+    # The wheel came from the site's own Pyodide folder, by name through pyodide-lock.json.
+    assert any(re.search(r"/vendor/pyodide/ikcore-[^/]+\.whl$", url) for url in demo.requests)
+
+
+def test_canvas_shows_a_rendered_scene(demo, site_server):
+    demo.open(site_server)
+    demo.wait_ready()
+    page = demo.page
+    demo.wait_frames(3)
+    first = canvas_image(page)
+    stat = ImageStat.Stat(first)
+    assert max(stat.stddev) > 8, f"canvas looks uniform: stddev {stat.stddev}"
+    colours = len(first.getcolors(maxcolors=1 << 20))
+    assert colours > 200, f"only {colours} colours on the canvas"
+    # The target sphere: strongly red pixels exist.
+    rgb = numpy.asarray(first).astype(int)
+    red = int(((rgb[..., 0] > 150) & (rgb[..., 1] < 110) & (rgb[..., 2] < 110)).sum())
+    assert red > 30, f"no target sphere visible ({red} red pixels)"
+    demo.wait_frames(20)
+    second = canvas_image(page)
+    assert ImageChops.difference(first, second).getbbox() is not None, "the scene did not move"
+
+
+def test_set_target_and_method(demo, site_server):
+    demo.open(site_server)
+    demo.wait_ready()
+    page = demo.page
+    goal = [0.8, 1.4, 0.9]
+    page.evaluate("goal => ikDemo.setTarget('arm', goal)", goal)
+    for method in page.evaluate("ikDemo.methods"):
+        page.evaluate("m => ikDemo.setMethod(m)", method)
+        demo.wait_frames(5)
+        state = page.evaluate("ikDemo.state()")
+        assert state["method"] == method
+        (chain,) = state["chains"]
+        assert chain["target"] == goal
+        reach = 2.4
+        assert math.dist(chain["effector"], goal) <= 1e-3 * reach * 1.0001, (method, chain)
+        assert chain["status"] == "converged", (method, chain)
+    with pytest.raises(Exception, match="unknown method"):
+        page.evaluate("ikDemo.setMethod('nonsense')")
+    with pytest.raises(Exception, match="three finite numbers"):
+        page.evaluate("ikDemo.setTarget('arm', [0, NaN, 1])")
+    with pytest.raises(Exception, match="unknown target"):
+        page.evaluate("ikDemo.setTarget('leg', [0, 1, 1])")
+    assert page.evaluate("ikDemo.state().error") is None
+
+
+def test_strict_content_security_policy(demo, built, serve):
+    html = (built / "site" / "index.html").read_text()
+    # Scripts: only the site's own files, WebAssembly compilation, and the inline import map by its hash
+    # (an import map cannot be an external file). Everything else: the site itself; lil-gui's stylesheet
+    # embeds its icon font as a data: URL.
+    policy = (f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {import_map_hash(html)}; "
+              "font-src 'self' data:; object-src 'none'; base-uri 'none'")
+    assert "unsafe-eval'" not in policy.replace("wasm-unsafe-eval", "")
+    url = serve(built / "site", {"Content-Security-Policy": policy})
+    demo.open(url)
+    state = demo.wait_ready()
+    assert state["chains"][0]["status"] in ikcore.STATUSES
+    demo.wait_frames(5)
+    assert demo.page.evaluate("window.__cspViolations") == []
+
+
+def failed_with(demo, url):
+    demo.open(url)
+    assert demo.wait_loaded() == "failed"
+    assert demo.page.is_visible("#failure") and demo.page.is_hidden("#loader")
+    return demo.failure_text()
+
+
+def test_tampered_wheel_is_refused_with_a_message(demo, site_copy, serve):
+    wheel = site_copy.find("vendor/pyodide/ikcore-*.whl")
+    data = bytearray(wheel.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    site_copy.replace(wheel.relative_to(site_copy.path), bytes(data))
+    demo.allow_console_error(r"Failed to fetch|integrity|digest|ikcore")
+    text = failed_with(demo, serve(site_copy.path))
+    assert "ikcore package could not be imported" in text
+    assert f"{wheel.name} failed its integrity check: its sha256 is" in text, text
+
+
+def test_missing_wheel_is_reported(demo, site_copy, serve):
+    wheel = site_copy.find("vendor/pyodide/ikcore-*.whl")
+    site_copy.remove(wheel.relative_to(site_copy.path))
+    demo.allow_console_error(r"404|Failed to fetch|ikcore")
+    text = failed_with(demo, serve(site_copy.path))
+    assert "ikcore package could not be imported" in text
+    assert f"{wheel.name} answered HTTP 404" in text, text
+
+
+@pytest.mark.parametrize("missing, expected", [
+    ("vendor/pyodide/pyodide.asm.wasm", "The Python runtime's WebAssembly module could not be loaded"),
+    ("vendor/pyodide/pyodide.mjs", "/vendor/pyodide/pyodide.mjs answered HTTP 404"),
+    ("vendor/pyscript/dist/core.js", "/vendor/pyscript/dist/core.js answered HTTP 404"),
+    ("vendor/three/build/three.core.js", "/vendor/three/build/three.core.js answered HTTP 404"),
+])
+def test_missing_file_is_reported_at_once(demo, site_copy, serve, missing, expected):
+    site_copy.remove(missing)
+    demo.allow_console_error(r"404|Failed to fetch|ikcore demo|module script|Failed to load|dynamically imported")
+    started = time.monotonic()
+    text = failed_with(demo, serve(site_copy.path))
+    assert expected in text, text
+    # Found out, not timed out: the stage deadlines are 30 s and more.
+    assert time.monotonic() - started < 25, text
+
+
+def test_python_error_in_a_frame_stops_with_a_message(demo, site_copy, serve):
+    source = (site_copy.path / "main.py").read_text()
+    hook = "        self.scene.step(dt)\n"
+    assert hook in source
+    broken = source.replace(hook, hook + "        if self.scene.frame == 8:\n"
+                                        "            raise RuntimeError('solver exploded at frame 8')\n")
+    site_copy.replace("main.py", broken)
+    demo.allow_console_error(r"solver exploded at frame 8")
+    url = serve(site_copy.path)
+    demo.open(url)
+    assert demo.wait_loaded() == "ready"
+    demo.wait_until("document.documentElement.dataset.state === 'failed'", what="the failure panel")
+    text = demo.failure_text()
+    assert "Python raised an error" in text and "RuntimeError: solver exploded at frame 8" in text
+    state = demo.page.evaluate("ikDemo.state()")
+    assert state["error"] == "RuntimeError: solver exploded at frame 8"
+    demo.page.wait_for_timeout(500)
+    assert demo.page.evaluate("ikDemo.state().frame") == state["frame"], "the loop kept calling Python"

@@ -1,0 +1,46 @@
+"""The same solves, run by CPython (imported by the test) and by Pyodide (executed by run_wheel.mjs).
+
+Only the standard library and ikcore's public API: this file is the whole program Pyodide runs.
+``results()`` gives, per method of ``ikcore.METHODS`` and per case, the solution's status,
+iterations, error and positions, or the message of the IKError the method raised for that case.
+"""
+
+import json
+
+import ikcore
+
+ARM = [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 2.0, 0.0), (0.0, 2.5, 0.0), (0.0, 2.8, 0.0)]
+LIMBS = [(0.0, 1.0, 0.0), (0.55, 1.0, 0.0), (1.0, 1.0, 0.0), (1.15, 1.0, 0.0)]
+TWO = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.8, 0.0, 0.0)]
+
+
+def cases():
+    """(name, chain, target, start) for each solve; ``start`` warm-starts from a previous solve."""
+    limited = ikcore.Chain(LIMBS, [ikcore.BallSocket(100.0, -90.0, 90.0), ikcore.Hinge((0.0, 0.0, 1.0), 0.0, 150.0),
+                                   ikcore.BallSocket(70.0, -80.0, 80.0)])
+    return [
+        ("arm reachable", ikcore.Chain(ARM), (1.2, 1.6, 0.7)),
+        ("arm unreachable", ikcore.Chain(ARM), (5.0, 1.0, -0.5)),
+        ("limited", limited, (0.6, 1.6, 0.35)),
+        ("two bones", ikcore.Chain(TWO), (0.9, 0.8, 0.2)),
+    ]
+
+
+def results():
+    out = {"version": ikcore.__version__, "file": ikcore.__file__, "methods": {}}
+    for method in ikcore.METHODS:
+        rows = []
+        for name, chain, target in cases():
+            try:
+                sol = ikcore.solve(chain, target, method=method)
+            except ikcore.IKError as exc:
+                rows.append({"case": name, "refused": str(exc)})
+                continue
+            rows.append({"case": name, "status": sol.status, "iterations": sol.iterations, "error": sol.error,
+                         "positions": [list(p) for p in sol.positions]})
+        out["methods"][method] = rows
+    return out
+
+
+def results_json():
+    return json.dumps(results())

@@ -1,0 +1,58 @@
+"""The wheel is registered in the vendored pyodide-lock.json, so the page loads it by name, checked."""
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TOOLS_PYODIDE = ROOT / ".venv-tools" / "bin" / "pyodide"
+
+
+def sha256(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load_site_script():
+    loader = importlib.machinery.SourceFileLoader("ikcore_build_site", str(ROOT / "build" / "site"))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_site_lock_lists_the_wheel_with_its_hash(built):
+    wheel = next(built.glob("ikcore-*-py3-none-any.whl"))
+    pyodide_dir = built / "site" / "vendor" / "pyodide"
+    entry = json.loads((pyodide_dir / "pyodide-lock.json").read_text())["packages"]["ikcore"]
+    assert entry["file_name"] == wheel.name
+    assert (pyodide_dir / wheel.name).read_bytes() == wheel.read_bytes()
+    assert entry["sha256"] == sha256(wheel)
+    assert entry["imports"] == ["ikcore"]
+    assert entry["depends"] == []
+    config = json.loads((built / "site" / "pyscript.json").read_text())
+    assert config["packages"] == ["ikcore"]
+
+
+def test_fallback_writes_what_pyodide_build_writes(built, tmp_path):
+    if not TOOLS_PYODIDE.exists():
+        pytest.skip("pyodide-build is not installed (.venv-tools needs Python >= 3.12): nothing to compare with")
+    wheel = next(built.glob("ikcore-*-py3-none-any.whl"))
+    npm_lock = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
+    for name in ("tool", "fallback"):
+        (tmp_path / name).mkdir()
+        shutil.copyfile(npm_lock, tmp_path / name / "pyodide-lock.json")
+        shutil.copyfile(wheel, tmp_path / name / wheel.name)
+    subprocess.run([str(TOOLS_PYODIDE), "lockfile", "add-wheels", "--input", str(tmp_path / "tool" / "pyodide-lock.json"),
+                    "--output", str(tmp_path / "tool" / "out.json"), "--base-path", str(tmp_path / "tool"),
+                    str(tmp_path / "tool" / wheel.name)], check=True, capture_output=True)
+    load_site_script().register_fallback(tmp_path / "fallback" / "pyodide-lock.json", tmp_path / "fallback" / wheel.name)
+    tool = json.loads((tmp_path / "tool" / "out.json").read_text())
+    fallback = json.loads((tmp_path / "fallback" / "pyodide-lock.json").read_text())
+    assert fallback["packages"]["ikcore"] == tool["packages"]["ikcore"]
+    assert fallback == tool

@@ -1,0 +1,231 @@
+// Loading stages and failures: the page either reaches its ready state or says, in plain text, what failed.
+//
+// Stages: "runtime" (PyScript, Pyodide and the packages of pyscript.json, ikcore's wheel among them),
+// "packages" (importing ikcore: a wheel that failed to download or failed its integrity check shows here),
+// "scene" (the Python scene and the first rendered frame). Each stage has a deadline; load errors, rejected promises and errors raised by Python end the
+// loading at once with a message. Everything is written with textContent: no message is ever parsed as HTML.
+//
+// This module imports nothing from three.js or PyScript, so it runs (and can report) even when they fail.
+// It loads PyScript (through the import map's "@pyscript/core" entry) and the page's app.js itself, so that
+// a failed load is seen.
+
+const STAGES = [
+  ["runtime", "Python runtime (PyScript, Pyodide, wheels)", 60000],
+  ["packages", "ikcore package", 30000],
+  ["scene", "Scene and first frame", 30000],
+];
+
+const $ = (id) => document.getElementById(id);
+const started = performance.now();
+let current = null;
+let deadline = 0;
+let failed = null;
+let finished = false;
+const recentErrors = [];
+let resolveAttach;
+let rejectAttach;
+
+// Pyodide reports a package that failed to download or failed its integrity check only on stderr,
+// which PyScript forwards to console.error; keep the last few lines to explain a later ImportError.
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  recentErrors.push(args.map(String).join(" "));
+  if (recentErrors.length > 8) recentErrors.shift();
+  consoleError(...args);
+};
+
+// Pyodide reports a WebAssembly module it cannot compile with console warnings and then waits forever.
+// The warnings are gathered for a moment (the resource observer below may name a missing file first).
+const consoleWarn = console.warn.bind(console);
+const wasmWarnings = [];
+console.warn = (...args) => {
+  consoleWarn(...args);
+  const text = args.map(String).join(" ");
+  if (!finished && (wasmWarnings.length || /wasm instantiation failed/i.test(text))) {
+    if (!wasmWarnings.length) {
+      setTimeout(() => fail(current, "The Python runtime's WebAssembly module could not be loaded:\n" +
+        wasmWarnings.join("\n")), 500);
+    }
+    wasmWarnings.push(text);
+  }
+};
+
+// A file of the page answering with an HTTP error while loading ends the loading at once, naming it
+// (Pyodide and PyScript would otherwise wait silently for what never comes).
+if (typeof PerformanceObserver === "function" &&
+    PerformanceObserver.supportedEntryTypes?.includes("resource")) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!finished && entry.responseStatus >= 400) {
+        fail(current, `${entry.name} answered HTTP ${entry.responseStatus}.`);
+      }
+    }
+  }).observe({ type: "resource", buffered: true });
+}
+
+function stageItem(name) {
+  return document.querySelector(`#loader li[data-stage="${name}"]`);
+}
+
+function seconds() {
+  return ((performance.now() - started) / 1000).toFixed(1);
+}
+
+/** Enter a stage: the previous one is done. */
+function stage(name) {
+  if (failed || finished) return;
+  const index = STAGES.findIndex(([key]) => key === name);
+  if (index < 0) throw new Error(`unknown loading stage ${name}`);
+  for (let i = 0; i < index; i++) {
+    const item = stageItem(STAGES[i][0]);
+    if (item && item.dataset.state !== "done") {
+      item.dataset.state = "done";
+      item.querySelector(".time").textContent = `${seconds()} s`;
+    }
+  }
+  current = name;
+  deadline = performance.now() + STAGES[index][2];
+  stageItem(name).dataset.state = "active";
+}
+
+/** Stop loading and show `message` for the current stage (or `where`). */
+function fail(where, message) {
+  if (failed) return;
+  failed = { where: where || current || "page", message: String(message) };
+  const item = stageItem(current);
+  if (item && !finished) item.dataset.state = "failed";
+  $("failure-title").textContent = finished
+    ? "The animation stopped: Python raised an error"
+    : `Loading failed: ${STAGES.find(([key]) => key === current)?.[1] ?? failed.where}`;
+  $("failure-text").textContent = failed.message;
+  $("failure").hidden = false;
+  $("loader").hidden = true;
+  document.documentElement.dataset.state = "failed";
+  rejectAttach(new Error(failed.message));
+  consoleError(`ikcore demo: ${failed.where}: ${failed.message}`);
+}
+
+/** Loading is over: hide the loader. */
+function done() {
+  if (failed) return;
+  stage("scene");
+  const item = stageItem("scene");
+  item.dataset.state = "done";
+  item.querySelector(".time").textContent = `${seconds()} s`;
+  finished = true;
+  current = null;
+  $("loader").hidden = true;
+  document.documentElement.dataset.state = "ready";
+}
+
+async function sha256Hex(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Why did the package `name` not load? Fetch its wheel again (without the integrity check) and compare
+ * it with the sha256 that pyodide-lock.json expects. Resolves to a sentence; never rejects.
+ */
+async function diagnosePackage(name) {
+  try {
+    const configUrl = new URL(document.querySelector('script[type="py"]').getAttribute("config"), location.href);
+    const config = await (await fetch(configUrl)).json();
+    const wheelUrl = config.packages.map((p) => new URL(p, location.href)).find((u) => u.pathname.endsWith(".whl"));
+    let url = wheelUrl;
+    let expected = null;
+    if (!url) {
+      const lockUrl = new URL("pyodide-lock.json", new URL(config.interpreter, configUrl));
+      const entry = (await (await fetch(lockUrl)).json()).packages[name];
+      if (!entry) return `${lockUrl} does not list ${name}.`;
+      url = new URL(entry.file_name, lockUrl);
+      expected = entry.sha256;
+    }
+    const response = await fetch(url, { cache: "no-store" });
+    if (!response.ok) return `${url} answered HTTP ${response.status} ${response.statusText}.`;
+    if (!expected) return `${url} downloads (HTTP ${response.status}), but Pyodide could not install it.`;
+    if (!crypto.subtle) return `${url} downloads; its hash cannot be checked on an insecure (non-HTTPS) origin.`;
+    const actual = await sha256Hex(await response.arrayBuffer());
+    if (actual !== expected) {
+      return `${url} failed its integrity check: its sha256 is ${actual}, pyodide-lock.json expects ` +
+        `${expected}. The file was altered or does not belong to this build.`;
+    }
+    return `${url} downloads and matches pyodide-lock.json, yet did not install.`;
+  } catch (error) {
+    return `The package could not be diagnosed: ${describe(error)}.`;
+  }
+}
+
+/** The package `name` did not import: find out why, then fail with `message` and the reason. */
+function packageFailed(name, message) {
+  const clock = setTimeout(() => fail("packages", message), 10000);
+  diagnosePackage(name).then((reason) => {
+    clearTimeout(clock);
+    const detail = recentErrors.length ? `\n\nConsole:\n${recentErrors.join("\n")}` : "";
+    fail("packages", `${message}\n${reason}${detail}`);
+  });
+}
+
+const attached = new Promise((resolve, reject) => {
+  resolveAttach = resolve;
+  rejectAttach = reject;
+});
+attached.catch(() => {});
+
+// Python calls this once its scene exists: step(dt) per frame, command(name, json) for changes,
+// the shared Float64Array, and a JSON description of the scene.
+function attach(step, command, buffer, info) {
+  if (failed) return;
+  resolveAttach({ step, command, buffer, info: JSON.parse(info) });
+}
+
+window.ikBoot = Object.freeze({ stage, fail, done, attach, attached, packageFailed, get failed() { return failed; } });
+
+function describe(reason) {
+  if (reason instanceof Error) return reason.message || String(reason);
+  if (reason && typeof reason === "object" && "message" in reason) return String(reason.message);
+  return String(reason);
+}
+
+window.addEventListener("error", (event) => {
+  if (!finished) fail(current, describe(event.error ?? event.message));
+});
+window.addEventListener("unhandledrejection", (event) => {
+  if (finished) return;
+  // Reported here (panel and console.error), so not a second time as an uncaught rejection.
+  event.preventDefault();
+  fail(current, describe(event.reason));
+});
+
+setInterval(() => {
+  if (!failed && !finished && current && performance.now() > deadline) {
+    const label = STAGES.find(([key]) => key === current)[1];
+    const extra = recentErrors.length ? `\n\nLast console errors:\n${recentErrors.join("\n")}` : "";
+    fail(current, `${label}: no progress within ${STAGES.find(([key]) => key === current)[2] / 1000} s.` +
+      " A file could not be loaded or the runtime did not start." + extra);
+  }
+  if (!finished && !failed) {
+    const item = current && stageItem(current);
+    if (item) item.querySelector(".time").textContent = `${seconds()} s`;
+  }
+}, 250);
+
+document.addEventListener("py:ready", () => stage("packages"));
+
+function mapped(specifier) {
+  const script = document.querySelector('script[type="importmap"]');
+  return (script && JSON.parse(script.textContent).imports[specifier]) || specifier;
+}
+
+stage("runtime");
+// The page's modules (three.js, lil-gui) and PyScript load in parallel; either failing is reported.
+import("./app.js").catch((error) => fail(current, `The page's modules could not be loaded: ${describe(error)}` +
+  ` (three.js from ${mapped("three")})`));
+import("@pyscript/core").then(({ hooks }) => {
+  // PyScript 0.7.31 compiles its chain of worker hooks with Function() as soon as a worker hook exists,
+  // even if no worker ever starts, which a Content-Security-Policy without 'unsafe-eval' refuses. Its
+  // only built-in worker hook gives workers a pyscript.fs stub; this page runs Python on the main thread
+  // and starts no worker, so the hook is dropped before PyScript reads it (after its plugins load).
+  hooks.worker.onBeforeRunAsync.clear();
+}).catch((error) =>
+  fail("runtime", `PyScript could not be loaded from ${mapped("@pyscript/core")}: ${describe(error)}`));

@@ -1,0 +1,109 @@
+// Draws a frame from Python's buffer: bones and joints as instanced meshes, targets as spheres.
+//
+// The buffer's sections (offsets and strides from the scene layout):
+//   bones   [x0, y0, z0, x1, y1, z1, radius, kind]   a tapered limb from point 0 to point 1
+//   joints  [x, y, z, radius, qw, qx, qy, qz]         a ball at each chain point
+//   targets [x, y, z, qw, qx, qy, qz, radius]         what the chains reach for
+// Nothing is allocated per frame: scratch objects live at module level.
+
+import * as THREE from "three";
+
+const _a = new THREE.Vector3();
+const _b = new THREE.Vector3();
+const _dir = new THREE.Vector3();
+const _q = new THREE.Quaternion();
+const _s = new THREE.Vector3();
+const _m = new THREE.Matrix4();
+const _up = new THREE.Vector3(0, 1, 0);
+const _color = new THREE.Color();
+
+// Colours per bone kind (layout "kinds": bone, tip, body, link).
+const KIND_COLORS = [0xd9dde6, 0xff9f43, 0x8fa3bf, 0x6b7383];
+
+export class SkeletonView {
+  /**
+   * @param {THREE.Scene} scene
+   * @param {object} layout the scene layout sent by Python (sections, targets)
+   */
+  constructor(scene, layout) {
+    this.layout = layout;
+    const { bones, joints, targets } = layout.sections;
+    this.bones = bones;
+    this.joints = joints;
+    this.targets = targets;
+
+    // A limb tapering from radius 1 at its base to 0.6 at its end, base at the origin, along +y.
+    const limb = new THREE.CylinderGeometry(0.6, 1, 1, 14, 1).translate(0, 0.5, 0);
+    this.boneMesh = new THREE.InstancedMesh(
+      limb,
+      new THREE.MeshStandardMaterial({ roughness: 0.45, metalness: 0.1 }),
+      Math.max(bones.count, 1),
+    );
+    this.boneMesh.count = bones.count;
+    this.boneMesh.castShadow = true;
+    this.boneMesh.frustumCulled = false;
+    this.boneMesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    scene.add(this.boneMesh);
+
+    this.jointMesh = new THREE.InstancedMesh(
+      new THREE.SphereGeometry(1, 20, 14),
+      new THREE.MeshStandardMaterial({ color: 0x5b8def, roughness: 0.35, metalness: 0.2 }),
+      Math.max(joints.count, 1),
+    );
+    this.jointMesh.count = joints.count;
+    this.jointMesh.castShadow = true;
+    this.jointMesh.frustumCulled = false;
+    this.jointMesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    scene.add(this.jointMesh);
+
+    this.targetMeshes = layout.targets.map(() => {
+      const mesh = new THREE.Mesh(
+        new THREE.SphereGeometry(1, 24, 16),
+        new THREE.MeshStandardMaterial({ color: 0xff5e57, emissive: 0x661510, roughness: 0.3 }),
+      );
+      mesh.castShadow = true;
+      scene.add(mesh);
+      return mesh;
+    });
+    this.colored = -1;
+  }
+
+  /** Place every instance from the frame in `buf` (a Float64Array). */
+  update(buf) {
+    const { bones, joints, targets } = this;
+    for (let i = 0; i < bones.count; i++) {
+      const o = bones.offset + i * bones.stride;
+      _a.set(buf[o], buf[o + 1], buf[o + 2]);
+      _b.set(buf[o + 3], buf[o + 4], buf[o + 5]);
+      _dir.subVectors(_b, _a);
+      const length = _dir.length();
+      if (length > 1e-9) _q.setFromUnitVectors(_up, _dir.divideScalar(length));
+      else _q.identity();
+      const r = buf[o + 6];
+      _s.set(r, Math.max(length, 1e-6), r);
+      this.boneMesh.setMatrixAt(i, _m.compose(_a, _q, _s));
+      if (this.colored < 0) this.boneMesh.setColorAt(i, _color.setHex(KIND_COLORS[buf[o + 7]] ?? KIND_COLORS[0]));
+    }
+    this.boneMesh.instanceMatrix.needsUpdate = true;
+    if (this.colored < 0 && bones.count) {
+      this.boneMesh.instanceColor.needsUpdate = true;
+      this.colored = 1;
+    }
+    _q.identity();
+    for (let i = 0; i < joints.count; i++) {
+      const o = joints.offset + i * joints.stride;
+      const r = buf[o + 3];
+      _a.set(buf[o], buf[o + 1], buf[o + 2]);
+      _s.set(r, r, r);
+      this.jointMesh.setMatrixAt(i, _m.compose(_a, _q, _s));
+    }
+    this.jointMesh.instanceMatrix.needsUpdate = true;
+    for (let i = 0; i < targets.count; i++) {
+      const o = targets.offset + i * targets.stride;
+      const mesh = this.targetMeshes[i];
+      mesh.position.set(buf[o], buf[o + 1], buf[o + 2]);
+      mesh.quaternion.set(buf[o + 4], buf[o + 5], buf[o + 6], buf[o + 3]);
+      mesh.scale.setScalar(buf[o + 7]);
+    }
+  }
+}
