@@ -585,6 +585,35 @@ def orientation_weight(problem):
     return min(max(problem.tolerance / problem.orientation_tolerance, 0.1 * reach), 10.0 * reach)
 
 
+def _columns(chain, R, plain, hinge_axes, dropped):
+    # The free joints (closed form) and the single columns (hinges, joints with dropped directions).
+    if not dropped:
+        free = plain
+        cols = []
+        for j, axis in hinge_axes.items():
+            cols += (j, *_rotate(R, j - 1, axis))
+        return free, cols
+    free = [j for j in plain if j not in dropped]
+    cols = []
+    for j in sorted(set(hinge_axes) | set(dropped)):
+        for a in joint_axes(chain, R, j, dropped.get(j, ())):
+            cols += (j, a[0], a[1], a[2])
+    return free, cols
+
+
+def _drop_outward(W, outward, dropped):
+    # Add to `dropped` the limit directions the step W pushes into; True if any was new.
+    more = False
+    for j, dirs in outward.items():
+        k = 3 * j
+        wx, wy, wz = W[k], W[k + 1], W[k + 2]
+        for o in dirs:
+            if wx * o[0] + wy * o[1] + wz * o[2] > 1e-15 and o not in dropped.get(j, ()):
+                dropped.setdefault(j, []).append(o)
+                more = True
+    return more
+
+
 def _direction(kind, A, b, m, lam, alpha, tiny, lam_bump):
     # y of dtheta = J^T y (+ z), and the damping actually used.
     if kind == "transpose":
@@ -639,8 +668,8 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
     otol = problem.orientation_tolerance * (1.0 - 1e-9)
     budget = problem.max_iterations if max_iterations is None else max_iterations
     limited = [j for j, con in enumerate(chain.joints) if con is not None]
-    hinges = [isinstance(con, Hinge) for con in chain.joints]
-    plain = [j for j in range(n) if not hinges[j]]
+    hinge_axes = {j: con.axis for j, con in enumerate(chain.joints) if isinstance(con, Hinge)}
+    plain = [j for j in range(n) if j not in hinge_axes]
     lam0 = damping * reach
     lam_min = 0.01 * lam0 if adaptive else lam0
     lam_bump = 1e-3 * reach
@@ -683,38 +712,24 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
         for j in range(n):
             k = 3 * j
             rs += (ex - P[k], ey - P[k + 1], ez - P[k + 2])
-        # Columns: free joints in closed form; hinges and joints on a limit one axis at a time.
+        # Joints on a limit, and the directions that would push them through it.
         outward = {}
         for j in limited:
             dirs = limit_directions(chain, qs, R, j)
             if dirs:
                 outward[j] = dirs
         dropped = {}
-        W = None
-        for _ in range(4):  # drop the directions that would push a joint through its limit
-            free = [j for j in plain if j not in dropped]
-            cols = []
-            for j in range(n):
-                if hinges[j] or j in dropped:
-                    for a in joint_axes(chain, R, j, dropped.get(j, ())):
-                        cols += (j, a[0], a[1], a[2])
+        while True:
+            free, cols = _columns(chain, R, plain, hinge_axes, dropped)
             A = normal_matrix(rs, free, cols, m, c)
-            Zp = rest_motion(qs, R, rest_weight, free, cols) if rest_on else None
-            b = e
-            if Zp is not None:
+            b, Zp = e, None
+            if rest_on:
+                Zp = rest_motion(qs, R, rest_weight, free, cols)
                 jz = times_jacobian(rs, Zp, m, c)
                 b = [u - v for u, v in zip(e, jz)]
             y, lam = _direction(kind, A, b, m, lam, alpha, tiny, lam_bump)
             W = joint_step(rs, free, cols, y, m, c, n, Zp)
-            more = False
-            for j, dirs in outward.items():
-                k = 3 * j
-                wx, wy, wz = W[k], W[k + 1], W[k + 2]
-                for o in dirs:
-                    if wx * o[0] + wy * o[1] + wz * o[2] > 1e-15 and o not in dropped.get(j, ()):
-                        dropped.setdefault(j, []).append(o)
-                        more = True
-            if not more:
+            if not outward or not _drop_outward(W, outward, dropped):
                 break
         # Line search: accept only a step that lowers the error (or, once met, the rest cost).
         accepted = False

@@ -230,6 +230,14 @@ def test_dls_with_hinge_limits():
     assert rate("dls", chain, pose_targets(chain, random.Random(7), 60)) >= 0.85
 
 
+def test_joints_on_a_limit_leave_the_step_to_the_others():
+    """A joint pressed against its limit drops that direction from the Jacobian, so the others
+    take up the motion instead of wasting each step on a clamp (fast convergence)."""
+    chain = straight(6, [Hinge([(0, 0, 1), (0, 1, 0)][i % 2], -30, 30) for i in range(6)])
+    targets = pose_targets(chain, random.Random(15), 40)
+    assert rate("dls", chain, targets, max_iterations=30) >= 0.95
+
+
 def test_dls_with_cone_limits():
     chain = straight(6, [BallSocket(45, -60, 60) for _ in range(6)])
     assert rate("dls", chain, pose_targets(chain, random.Random(8), 60)) >= 0.80
