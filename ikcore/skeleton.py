@@ -89,9 +89,12 @@ class Node:
             self.rotation = q
         self._touch()
 
-    def _set_rotation(self, q):
-        # Trusted unit quaternion (a solver's output): no validation.
-        self.rotation = q
+    def _set(self, translation, rotation):
+        # Trusted values (computed by ikcore itself): no validation. None keeps a value.
+        if translation is not None:
+            self.translation = translation
+        if rotation is not None:
+            self.rotation = rotation
         if not self._dirty:
             self._touch()
 
@@ -435,8 +438,7 @@ class BoundChain:
                 orientation = rot.multiply(inv, orientation)
         sol = _solve(self.chain, target, method, start=self.rotations if start is None else start,
                      orientation=orientation, pole=pole, **options)
-        self._write(sol.rotations)
-        sol = Solution(self._refresh_nodes(), sol.rotations, sol.status, sol.iterations, sol.error,
+        sol = Solution(self._pose(sol.rotations), sol.rotations, sol.status, sol.iterations, sol.error,
                        sol.orientation_error, sol.errors, sol.method)
         self.solution = sol
         return sol
@@ -453,12 +455,16 @@ class BoundChain:
         self._write([rot.IDENTITY] * self.chain.size)
         self.solution = None
 
-    def _refresh_nodes(self):
-        # World transforms of the chain's nodes in one pass, root to tip (the
-        # parent is clean: parent_transform() refreshed it). Returns the points.
+    def _pose(self, rotations):
+        # Write the rotations and refresh the chain's world transforms in one pass,
+        # root to tip (the parent is clean: parent_transform() refreshes it). Nodes
+        # hanging from the chain's nodes but not part of it are marked dirty.
+        # Returns the world points.
         (px, py, pz), (rw, rx, ry, rz) = self.parent_transform()
         out = []
-        for node in self.nodes:
+        nodes = self.nodes
+        last = len(nodes) - 1
+        for i, node in enumerate(nodes):
             vx, vy, vz = node.translation
             tx = 2.0 * (ry * vz - rz * vy)
             ty = 2.0 * (rz * vx - rx * vz)
@@ -466,7 +472,11 @@ class BoundChain:
             px += vx + rw * tx + (ry * tz - rz * ty)
             py += vy + rw * ty + (rz * tx - rx * tz)
             pz += vz + rw * tz + (rx * ty - ry * tx)
-            qw, qx, qy, qz = node.rotation
+            if i < last:
+                node.rotation = q = rotations[i]
+            else:
+                q = node.rotation
+            qw, qx, qy, qz = q
             rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
                               rw * qx + rx * qw + ry * qz - rz * qy,
                               rw * qy - rx * qz + ry * qw + rz * qx,
@@ -476,12 +486,18 @@ class BoundChain:
             node._q = (rw, rx, ry, rz)
             node._dirty = False
             out.append(p)
-        self.skeleton.recomputed += len(self.nodes)
+            if len(node.children) > (i < last):
+                for child in node.children:
+                    if child.chain is not self:
+                        child._touch()
+        self.skeleton.recomputed += len(nodes)
         return out
 
     def _write(self, rotations):
         for node, q in zip(self.nodes, rotations):
-            node._set_rotation(q)
+            node.rotation = q
+        if not self.nodes[0]._dirty:
+            self.nodes[0]._touch()
 
     def local_points(self):
         """The chain's points in its parent's frame (forward kinematics)."""

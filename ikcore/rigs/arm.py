@@ -12,9 +12,11 @@ Joints (limits in the parent bone's frame, see :mod:`ikcore.constraints`):
 
 Targets: ``target`` (where the hand's tip goes, with the orientation the hand
 takes under ``dls`` and ``fabrik_dls``) and ``pole`` (where the elbow points;
-used by methods that take a bend hint). By default the target traces a slow
-Lissajous curve in front of the arm and its orientation follows the reach
-direction with a gentle sway; dragging either target pins it.
+used by methods that take a bend hint). By default the target swings around
+the shoulder between 0.7 and 0.9 of the reach (:class:`~ikcore.rigs.paths.Orbit`),
+and its orientation is one the arm can take there: that of the natural pose
+(elbow towards the pole, hand continuing the forearm; see
+:func:`natural_hand`) with the wrist waving gently. Dragging a target pins it.
 
 A target beyond reach leaves the arm pointing at it, and since every frame
 starts from the previous frame's pose the arm holds still there.
@@ -25,11 +27,13 @@ import math
 from .. import rotation as rot
 from ..constraints import BallSocket, Hinge
 from ..skeleton import Skeleton
-from .paths import Lissajous
+from .paths import Orbit
 from .scene import LINK, Limb, Scene, Target
 
 SHOULDER = (0.0, 1.0, 0.0)
-ARM_POINTS = [SHOULDER, (0.55, 1.0, 0.0), (1.0, 1.0, 0.0), (1.15, 1.0, 0.0)]
+UPPER, FOREARM, HAND = 0.55, 0.45, 0.15
+ARM_POINTS = [SHOULDER, (UPPER, 1.0, 0.0), (UPPER + FOREARM, 1.0, 0.0), (UPPER + FOREARM + HAND, 1.0, 0.0)]
+REACH = UPPER + FOREARM + HAND
 #: Methods that take the target's orientation.
 ORIENTING = ("dls", "fabrik_dls")
 
@@ -39,7 +43,7 @@ class ArmScene(Scene):
 
     name = "arm"
     default_method = "fabrik_dls"
-    default_max_iterations = 20
+    default_max_iterations = 10
 
     def __init__(self):
         super().__init__()
@@ -51,8 +55,8 @@ class ArmScene(Scene):
         bound = self.skeleton.add_chain("arm", "pedestal", ARM_POINTS, joints,
                                         node_names=["shoulder", "elbow", "wrist", "hand"])
         self.arm = self.add_limb(Limb(bound, [0.06, 0.05, 0.035], [0.08, 0.065, 0.05, 0.03], target="target"))
-        self.path = Lissajous(center=(0.55, 1.05, 0.25), amplitude=(0.25, 0.3, 0.3),
-                              frequency=(0.11, 0.17, 0.07), phase=(0.0, 0.6, 1.2))
+        self.path = Orbit(SHOULDER, r0=0.8 * REACH, r_amp=0.1 * REACH, r_freq=0.05, az0=0.1, az_amp=0.55,
+                          az_freq=0.06, el0=0.05, el_amp=0.35, el_freq=0.09, el_phase=0.6)
         self.add_target(Target("target", self.path(0.0), orientation=rot.IDENTITY, path=self.path, radius=0.05))
         self.add_target(Target("pole", (0.45, 0.35, 0.35), radius=0.035))
         self._options = self.method_options(self.params["method"])
@@ -61,14 +65,11 @@ class ArmScene(Scene):
         super().advance(dt)
         target = self.targets["target"]
         if not target.pinned:
-            # The hand faces along the reach, swaying a little: an orientation the wrist can meet.
-            sx, sy, sz = SHOULDER
-            x, y, z = target.position
-            face = rot.between((1.0, 0.0, 0.0), (x - sx, y - sy, z - sz))
             t = self.script_time
-            sway = rot.multiply(rot.from_axis_angle((0.0, 1.0, 0.0), 0.35 * math.sin(0.5 * t)),
-                                rot.from_axis_angle((1.0, 0.0, 0.0), 0.5 * math.sin(0.31 * t)))
-            target.orientation = rot.multiply(face, sway)
+            wave = rot.multiply(rot.from_axis_angle((0.0, 0.0, 1.0), 0.3 * math.sin(0.5 * t)),
+                                rot.from_axis_angle((0.0, 1.0, 0.0), 0.25 * math.sin(0.37 * t)))
+            hand = natural_hand(target.position, self.targets["pole"].position)
+            target.orientation = rot.multiply(hand, wave)
 
     def solve(self):
         target = self.targets["target"]
@@ -85,3 +86,70 @@ class ArmScene(Scene):
 
     def camera(self):
         return {"position": [1.6, 1.8, 2.6], "target": [0.5, 0.9, 0.1]}
+
+
+def natural_hand(target, pole):
+    """The hand's world rotation in the arm's natural pose for ``target``.
+
+    The natural pose bends the elbow towards ``pole`` with the hand straight
+    on the forearm: a two-bone triangle, shoulder ``S``, elbow ``E``, tip ``T``,
+    sides ``a = UPPER`` and ``b = FOREARM + HAND``. With ``u`` the unit vector
+    from ``S`` to ``T`` (distance ``d``) and ``v`` the unit part of ``pole - S``
+    normal to ``u``::
+
+        cos A = (a^2 + d^2 - b^2) / (2 a d),   E = S + a (cos A u + sin A v)
+
+    The hand's x axis is the forearm ``f = (T - E) / |T - E|`` and its z axis
+    the elbow's hinge axis ``n = v x u`` (the rest hinge axis +z, carried by the
+    shoulder), so the result is the rotation with columns ``(f, n x f, n)``.
+    """
+    a, b = UPPER, FOREARM + HAND
+    sx, sy, sz = SHOULDER
+    ux, uy, uz = target[0] - sx, target[1] - sy, target[2] - sz
+    d = math.sqrt(ux * ux + uy * uy + uz * uz)
+    if d < 1e-9:
+        return rot.IDENTITY
+    ux, uy, uz = ux / d, uy / d, uz / d
+    px, py, pz = pole[0] - sx, pole[1] - sy, pole[2] - sz
+    k = px * ux + py * uy + pz * uz
+    vx, vy, vz = px - k * ux, py - k * uy, pz - k * uz
+    nv = math.sqrt(vx * vx + vy * vy + vz * vz)
+    if nv < 1e-9:
+        vx, vy, vz = rot.perpendicular((ux, uy, uz))
+    else:
+        vx, vy, vz = vx / nv, vy / nv, vz / nv
+    d = min(max(d, abs(a - b) + 1e-9), a + b - 1e-9)
+    c = max(-1.0, min(1.0, (a * a + d * d - b * b) / (2.0 * a * d)))
+    s = math.sqrt(1.0 - c * c)
+    ex, ey, ez = a * (c * ux + s * vx), a * (c * uy + s * vy), a * (c * uz + s * vz)
+    fx, fy, fz = d * ux - ex, d * uy - ey, d * uz - ez
+    nf = math.sqrt(fx * fx + fy * fy + fz * fz)
+    fx, fy, fz = fx / nf, fy / nf, fz / nf
+    nx, ny, nz = vy * uz - vz * uy, vz * ux - vx * uz, vx * uy - vy * ux
+    yx, yy, yz = ny * fz - nz * fy, nz * fx - nx * fz, nx * fy - ny * fx
+    return _from_columns((fx, fy, fz), (yx, yy, yz), (nx, ny, nz))
+
+
+def _from_columns(x, y, z):
+    """The unit quaternion of the rotation matrix with columns ``x, y, z``.
+
+    Shepperd's method: take the largest of ``w, x, y, z`` from the diagonal
+    first, so no division by a small number.
+    """
+    m00, m10, m20 = x
+    m01, m11, m21 = y
+    m02, m12, m22 = z
+    trace = m00 + m11 + m22
+    if trace > 0.0:
+        s = 2.0 * math.sqrt(1.0 + trace)
+        q = (0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s)
+    elif m00 > m11 and m00 > m22:
+        s = 2.0 * math.sqrt(1.0 + m00 - m11 - m22)
+        q = ((m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s)
+    elif m11 > m22:
+        s = 2.0 * math.sqrt(1.0 + m11 - m00 - m22)
+        q = ((m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s)
+    else:
+        s = 2.0 * math.sqrt(1.0 + m22 - m00 - m11)
+        q = ((m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s)
+    return rot.normalize(q)

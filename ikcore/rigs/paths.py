@@ -61,6 +61,43 @@ class Lissajous:
         return max(0.0, d - math.sqrt(sum(ai * ai for ai in self.amplitude)))
 
 
+class Orbit:
+    """A point swinging around ``center`` at a varying distance.
+
+    Azimuth (about +y, from ``forward``), elevation and radius each follow a
+    sine (angles in radians, frequencies in hertz)::
+
+        az(t) = az0 + az_amp sin(2 pi az_freq t)
+        el(t) = el0 + el_amp sin(2 pi el_freq t + el_phase)
+        r(t)  = r0 + r_amp sin(2 pi r_freq t)
+
+    so the distance from ``center`` stays within ``r0 +- r_amp``: a path kept
+    within reach of a chain rooted at ``center`` by construction.
+    """
+
+    def __init__(self, center, r0, r_amp, r_freq, az0=0.0, az_amp=0.5, az_freq=0.07, el0=0.0, el_amp=0.3,
+                 el_freq=0.11, el_phase=0.0):
+        self.center = check_point(center, "orbit center")
+        self.r0 = check_positive(r0, "orbit r0")
+        self.r_amp = check_float(r_amp, "orbit r_amp")
+        if not 0.0 <= self.r_amp < self.r0:
+            raise IKError(f"orbit r_amp must be in [0, r0), got {r_amp!r}")
+        values = [check_float(v, f"orbit {n}") for v, n in
+                  ((r_freq, "r_freq"), (az0, "az0"), (az_amp, "az_amp"), (az_freq, "az_freq"), (el0, "el0"),
+                   (el_amp, "el_amp"), (el_freq, "el_freq"), (el_phase, "el_phase"))]
+        (self.r_freq, self.az0, self.az_amp, self.az_freq, self.el0, self.el_amp, self.el_freq,
+         self.el_phase) = values
+
+    def __call__(self, t):
+        tau = 2.0 * math.pi * t
+        az = self.az0 + self.az_amp * math.sin(self.az_freq * tau)
+        el = self.el0 + self.el_amp * math.sin(self.el_freq * tau + self.el_phase)
+        r = self.r0 + self.r_amp * math.sin(self.r_freq * tau)
+        c = self.center
+        ce = math.cos(el)
+        return (c[0] + r * ce * math.cos(az), c[1] + r * math.sin(el), c[2] - r * ce * math.sin(az))
+
+
 def figure_eight(center, width, height, period, depth=0.0, phase=0.0):
     """A figure eight in the plane ``z = center.z`` (swaying ``depth`` along z).
 
@@ -75,6 +112,13 @@ def figure_eight(center, width, height, period, depth=0.0, phase=0.0):
                      (phase, 2.0 * phase, phase + math.pi / 2.0))
 
 
+def _check_axis(value, name):
+    axis = check_point(value, name)
+    if math.sqrt(axis[0] ** 2 + axis[1] ** 2 + axis[2] ** 2) < 1e-12:
+        raise IKError(f"{name} must be non-zero, got {value!r}")
+    return axis
+
+
 class Spin:
     """An orientation path: a rest rotation swaying about two axes.
 
@@ -84,8 +128,8 @@ class Spin:
     def __init__(self, base=rot.IDENTITY, axis_a=(0.0, 1.0, 0.0), amp_a_deg=30.0, freq_a=0.1,
                  axis_b=(1.0, 0.0, 0.0), amp_b_deg=20.0, freq_b=0.13):
         self.base = check_quaternion(base, "spin base")
-        self.axis_a = check_point(axis_a, "spin axis_a")
-        self.axis_b = check_point(axis_b, "spin axis_b")
+        self.axis_a = _check_axis(axis_a, "spin axis_a")
+        self.axis_b = _check_axis(axis_b, "spin axis_b")
         self.amp_a = math.radians(check_float(amp_a_deg, "spin amp_a_deg"))
         self.amp_b = math.radians(check_float(amp_b_deg, "spin amp_b_deg"))
         self.freq_a = check_float(freq_a, "spin freq_a")

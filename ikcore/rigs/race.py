@@ -5,16 +5,19 @@ Six copies of one chain stand side by side along x (lane ``k`` at ``x = (k -
 transpose, pseudo-inverse, DLS and FABRIK then DLS. One target, placed
 relative to lane 0 (the draggable one) and copied to every lane.
 
-A race starts from the rest pose in every lane, the moment the target moves.
-Iterations tick at ``rate`` per second (default 15, slow enough to watch):
-on a tick every lane still racing runs one more iteration, warm-started from
-where it stopped, so the page shows the chains converging at their own pace,
-and the error after each iteration accumulates into a history per lane (the
-chart of error against iteration). A lane stops when it
-converges, stalls or has used ``max_iterations`` iterations in all (in this
-scene the cap is per race, not per frame); its status is ``"running"`` until
-then. When every lane has stopped, the target hops to the next scripted spot
-after a short pause (unless it was dragged: a dragged target stays).
+A race starts whenever the target moves (a hop, or a drag): every lane goes
+back to the rest pose and is solved from there, cold, in one call with the
+scene's ``max_iterations`` as the cap (in this scene the cap is per race).
+That call's error history (``Solution.errors``: the starting error, then the
+error after each iteration) is the lane's curve on the chart, exactly as the
+method produced it, and its status, iterations and time are the lane's
+result. To keep every frame short, one lane is solved per frame, in lane order,
+so a race is decided within six frames; a lane not yet solved this race shows
+status ``"running"``. ``state()["race"]`` gives ``elapsed`` (seconds since the
+race began) and ``rate`` (iterations per second) so the page can draw each
+curve progressively. When every lane is done, the target hops to the next
+scripted spot after ``pause`` seconds plus the time the longest curve takes to
+draw (unless it was dragged: a dragged target stays).
 
 Per lane the state also gives each joint's share of the total rotation from
 rest (``angle(q_i) / sum_j angle(q_j)``): CCD turns the joints nearest the end
@@ -34,8 +37,8 @@ RACERS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabri
 LANE = 1.7
 BONES = 6
 BONE_LENGTH = 0.25
-PAUSE = 1.2  # seconds between the end of a race and the next hop
-RATE = 15  # iterations per second
+PAUSE = 1.5  # seconds between a race's curves all drawn and the next hop
+RATE = 20  # iterations per second, for drawing the curves
 
 
 def _check_pause(value, name):
@@ -48,7 +51,7 @@ def _check_pause(value, name):
 class Lane:
     """One method's copy of the chain and its race so far."""
 
-    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "total_ms", "done")
+    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done")
 
     def __init__(self, method, limb, offset):
         self.method = method
@@ -58,7 +61,6 @@ class Lane:
         self.iterations = 0
         self.status = None
         self.ms = 0.0
-        self.total_ms = 0.0
         self.done = False
 
     def shares(self):
@@ -80,7 +82,6 @@ class RaceScene(Scene):
     def __init__(self):
         super().__init__()
         self.params["rate"] = RATE
-        self.ticks = 0.0
         self.params["pause"] = PAUSE
         self.skeleton = Skeleton()
         points = [(0.0, BONE_LENGTH * i, 0.0) for i in range(BONES + 1)]
@@ -92,12 +93,12 @@ class RaceScene(Scene):
             bound = self.skeleton.add_chain(method, f"lane{k}", points, joints)
             radii = [0.05 - 0.004 * i for i in range(BONES)]
             limb = self.add_limb(Limb(bound, radii, target="target" if k == 0 else f"target@{method}"))
-            self.lanes.append(Lane(method, limb, x - (-2.5 * LANE)))
+            self.lanes.append(Lane(method, limb, k * LANE))
         reach = BONES * BONE_LENGTH
         self.hops = Hops(center=(-2.5 * LANE, 0.15 * reach, 0.0), r_min=0.35 * reach, r_max=0.85 * reach,
                          period=1.0, seed=11, min_up=-0.1)
         self.hop = 0
-        self.pause_left = 0.0
+        self.elapsed = 0.0
         self.add_target(Target("target", self._squash(self.hops.point(0)), radius=0.06))
         for lane in self.lanes[1:]:
             self.add_target(Target(f"target@{lane.method}", self.lane_target(lane), draggable=False,
@@ -114,26 +115,20 @@ class RaceScene(Scene):
         return (x + lane.offset, y, z)
 
     def start_race(self):
-        """Every lane back to rest, histories cleared, the race on."""
+        """Results cleared, the race on (each lane is solved from rest in turn)."""
         for lane in self.lanes:
-            lane.limb.bound.reset()
-            lane.limb.solution = None
+            # The lane keeps showing its last pose until it is solved again (no flicker while dragging).
             lane.errors = []
             lane.iterations = 0
             lane.status = "running"
-            lane.ms = lane.total_ms = 0.0
+            lane.ms = 0.0
             lane.done = False
             self.targets[lane.limb.target].position = self.lane_target(lane)
-        self.pause_left = self.params["pause"]
-        self.ticks = 0.0
+        self.elapsed = 0.0
 
     def place(self, target, position, orientation):
         super().place(target, position, orientation)
         self.start_race()
-
-    def release(self, name=None):
-        super().release(name)
-        self.pause_left = 0.0
 
     def params_changed(self, old):
         keys = ("constraints", "tolerance", "max_iterations", "damping")
@@ -141,56 +136,48 @@ class RaceScene(Scene):
             self.start_race()
 
     def advance(self, dt):
-        if not all(lane.done for lane in self.lanes):
-            self.ticks += dt * self.params["rate"]
-            return
-        self.pause_left -= dt
+        self.elapsed += dt
         target = self.targets["target"]
-        if self.pause_left <= 0.0 and not target.pinned and self.params["animate"]:
+        if not self.done or target.pinned or not self.params["animate"]:
+            return
+        longest = max(len(lane.errors) for lane in self.lanes)
+        if self.elapsed >= longest / self.params["rate"] + self.params["pause"]:
             self.hop += 1
             target.position = self._squash(self.hops.point(self.hop))
             self.start_race()
 
+    @property
+    def done(self):
+        """Whether every lane has been solved for the current target."""
+        return all(lane.done for lane in self.lanes)
+
     def solve(self):
-        cap = self.params["max_iterations"]
-        per_frame = int(self.ticks)
-        self.ticks -= per_frame
+        # One lane per frame: the first not yet solved, from rest, cold.
         for lane in self.lanes:
-            if lane.done or per_frame == 0:
+            if lane.done:
                 continue
             limb = lane.limb
-            if not lane.errors:
-                lane.errors.append(_distance(limb.bound.effector(), self.targets[limb.target].position))
             sol = self.solve_limb(limb, self.targets[limb.target].position, method=lane.method,
-                                  max_iterations=min(per_frame, cap - lane.iterations))
-            lane.errors.extend(sol.errors[1:])
-            lane.iterations += sol.iterations
+                                  max_iterations=self.params["max_iterations"],
+                                  start=[rot.IDENTITY] * limb.bound.chain.size)
+            lane.errors = list(sol.errors)
+            lane.iterations = sol.iterations
+            lane.status = sol.status
             lane.ms = limb.ms
-            lane.total_ms += limb.ms
-            if sol.converged or sol.status == "stalled" or lane.iterations >= cap:
-                lane.done = True
-                lane.status = sol.status
-            elif sol.iterations == 0:
-                # Nothing left to do this race (e.g. an unreachable target already pointed at).
-                lane.done = True
-                lane.status = sol.status
+            lane.done = True
+            return
 
     def report(self, limb):
-        # A lane's whole race so far, not just this frame's call.
         for lane in self.lanes:
             if lane.limb is limb:
                 return lane.status, (lane.errors[-1] if lane.errors else None), lane.iterations
         return super().report(limb)
 
     def extras(self):
-        return {"race": {"hop": self.hop, "done": all(lane.done for lane in self.lanes),
+        return {"race": {"hop": self.hop, "done": self.done, "elapsed": self.elapsed, "rate": self.params["rate"],
                          "lanes": [{"method": lane.method, "status": lane.status, "iterations": lane.iterations,
-                                    "errors": list(lane.errors), "ms": lane.ms, "total_ms": lane.total_ms,
-                                    "shares": lane.shares()} for lane in self.lanes]}}
+                                    "errors": list(lane.errors), "ms": lane.ms, "shares": lane.shares()}
+                                   for lane in self.lanes]}}
 
     def camera(self):
         return {"position": [0.0, 2.2, 7.5], "target": [0.0, 0.8, 0.0]}
-
-
-def _distance(a, b):
-    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2) ** 0.5

@@ -141,6 +141,7 @@ class Scene:
     methods = tuple(m for m in METHODS if m != "two_bone")
     default_method = "fabrik"
     default_max_iterations = 10
+    default_constraints = True
     #: Scene-specific parameters: ``{name: check}``, values live in ``self.params``.
     extra_params = {}
 
@@ -152,13 +153,14 @@ class Scene:
         self.targets = {}
         self.params = {"method": self.default_method, "tolerance": 1e-3,
                        "max_iterations": self.default_max_iterations, "damping": None,
-                       "constraints": True, "animate": True}
+                       "constraints": self.default_constraints, "animate": True}
         self._options = {}
         self._extra_bone_count = 0
 
     # -- building ------------------------------------------------------------------------------
 
     def add_limb(self, limb):
+        limb.bound.constrained = self.params["constraints"]
         self.limbs.append(limb)
         return limb
 
@@ -289,12 +291,13 @@ class Scene:
             target = self.targets[limb.target]
             self.solve_limb(limb, target.position)
 
-    def solve_limb(self, limb, target, orientation=None, pole=None, local=False, method=None, max_iterations=None):
-        """Solve one limb with the scene's parameters; time it."""
+    def solve_limb(self, limb, target, orientation=None, pole=None, local=False, method=None, max_iterations=None,
+                   start=None):
+        """Solve one limb with the scene's parameters (warm-started unless ``start``); time it."""
         t0 = time.perf_counter()
         method = method or self.params["method"]
         options = self._options if method == self.params["method"] else self.method_options(method)
-        sol = limb.bound.solve(target, method, orientation=orientation, pole=pole, local=local,
+        sol = limb.bound.solve(target, method, orientation=orientation, pole=pole, local=local, start=start,
                                tolerance=self.params["tolerance"] * limb.reach,
                                max_iterations=max_iterations or self.params["max_iterations"], **options)
         limb.ms = (time.perf_counter() - t0) * 1000.0

@@ -63,7 +63,16 @@ def _check_speed(value, name):
 
 
 class SpiderScene(Scene):
-    """An eight-legged walker on a procedural heightfield."""
+    """An eight-legged walker on a procedural heightfield.
+
+    Parameters
+    ----------
+    seed : int
+        Chooses the terrain and the wandering.
+    terrain : Terrain, optional
+        Another ground (anything with ``height``, ``sample``, ``grid``, ``half``
+        and ``seed`` like :class:`~ikcore.rigs.terrain.Terrain`).
+    """
 
     name = "spider"
     methods = ("two_bone", "ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
@@ -71,11 +80,11 @@ class SpiderScene(Scene):
     default_max_iterations = 10
     extra_params = {"speed": _check_speed, "wander": check_bool}
 
-    def __init__(self, seed=7):
+    def __init__(self, seed=7, terrain=None):
         super().__init__()
         self.params["speed"] = 0.7
         self.params["wander"] = True
-        self.terrain = Terrain(seed=seed)
+        self.terrain = Terrain(seed=seed) if terrain is None else terrain
         self.rng = random.Random(seed)
         self.skeleton = sk = Skeleton()
         self.body = sk.add_node("body")
@@ -224,14 +233,14 @@ class SpiderScene(Scene):
         self.body_y += (want - self.body_y) * w
         q = rot.multiply(rot.between((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
         x0, z0 = self.position
-        self.body.set_local((x0, self.body_y, z0), q)
+        self.body._set((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
         for _ in range(2):
             drop = self._needed_drop(q)
             if drop <= 1e-12:
                 break
             self.body_y -= drop
-            self.body.set_local((x0, self.body_y, z0))
+            self.body._set((x0, self.body_y, z0), None)
 
     def _needed_drop(self, q):
         """How far the body must come down for every planted foot to be within reach."""
@@ -259,7 +268,7 @@ class SpiderScene(Scene):
         if self.params["constraints"]:
             yaw = max(-YAW_RANGE, min(YAW_RANGE, yaw))
         self.yaws[i] = yaw
-        self.coxae[i].set_local(rotation=_yaw(base + yaw))
+        self.coxae[i]._set(None, _yaw(base + yaw))
         return rot.rotate(_yaw(-(base + yaw)), (lx, ly, lz))
 
     def solve(self):

@@ -8,8 +8,16 @@ curve smooth (no kinks) while the whole tentacle can still curl.
 
 Each target traces its own Lissajous curve, kept within the tentacle's reach
 whatever the crown does; every target can be dragged (and released back to
-its path). FABRIK is the default: warm-started from the previous frame, it
-needs one to three iterations per frame to follow.
+its path).
+
+DLS is the default method: warm-started from the previous frame it needs one
+iteration per frame to follow, and, being a least-squares step, it spreads
+the bending over all the joints, so the tentacles stay smoothly curved (no
+joint bends more than about 20 degrees on these paths) without any limits.
+The joint cones (40 degrees) are there for the other methods, and are off by
+default: FABRIK, free, folds a long chain into sharp kinks where the target
+comes near the root, and CCD curls the tip; with the cones on both keep
+their shape.
 """
 
 import math
@@ -35,8 +43,9 @@ class TentacleScene(Scene):
     """
 
     name = "tentacles"
-    default_method = "fabrik"
+    default_method = "dls"
     default_max_iterations = 12
+    default_constraints = False
 
     def __init__(self, count=4, bones=20):
         super().__init__()
@@ -69,8 +78,8 @@ class TentacleScene(Scene):
     def advance(self, dt):
         t = self.script_time
         # The crown sways about Y and bobs: the roots move, the chains follow in its frame.
-        self.crown.set_local(translation=(0.0, 0.06 * math.sin(0.4 * t), 0.0),
-                             rotation=rot.from_axis_angle((0.0, 1.0, 0.0), 0.25 * math.sin(0.23 * t)))
+        self.crown._set((0.0, 0.06 * math.sin(0.4 * t), 0.0),
+                        rot.from_axis_angle((0.0, 1.0, 0.0), 0.25 * math.sin(0.23 * t)))
         super().advance(dt)
 
     def camera(self):
