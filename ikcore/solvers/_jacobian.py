@@ -52,10 +52,14 @@ and keeps the task met.
 import math
 import random
 
+from .. import rotation as rot
 from ..checks import check_float
 from ..constraints import Hinge
 from ..errors import IKError
 from ..problem import Outcome
+from ._pose import BALL, FREE, HINGE, clamp_angle, clamp_ball, limit_table
+
+_TWO_PI = 2.0 * math.pi
 
 #: Largest joint rotation (radians) of one step: bounded steps near singularities.
 MAX_STEP = 0.5
@@ -154,11 +158,13 @@ def rest_cost(qs):
     return total
 
 
-def apply_step(chain, qs, R, W, scale=1.0):
+def apply_step(chain, table, qs, R, W, scale=1.0):
     """Turn joint ``j`` by world rotation vector ``scale W[3j:3j+3]``; the new ``(qs, P, R)``.
 
     ``q_j <- exp(R_{j-1}^-1 w_j) q_j`` (``R`` the current world rotations), then
-    joint ``j``'s limits; forward kinematics runs in the same pass.
+    joint ``j``'s limits (``table``: :func:`~ikcore.solvers._pose.limit_table`);
+    a hinge adds the step's component along its axis to its angle. Forward
+    kinematics runs in the same pass.
     """
     out = []
     px, py, pz = chain.points[0]
@@ -166,8 +172,6 @@ def apply_step(chain, qs, R, W, scale=1.0):
     nR = []
     rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0  # new world rotation
     pw, ax_, ay_, az_ = 1.0, 0.0, 0.0, 0.0  # current parent world rotation
-    joints = chain.joints
-    dirs = chain.directions
     offsets = chain.offsets
     for j, (qw, qx, qy, qz) in enumerate(qs):
         k = 3 * j
@@ -181,18 +185,25 @@ def apply_step(chain, qs, R, W, scale=1.0):
             lx = wx + pw * tx - (ay_ * tz - az_ * ty)
             ly = wy + pw * ty - (az_ * tx - ax_ * tz)
             lz = wz + pw * tz - (ax_ * ty - ay_ * tx)
-            h = 0.5 * a
-            s = math.sin(h) / a
-            ew, ex, ey, ez = math.cos(h), lx * s, ly * s, lz * s
-            qw, qx, qy, qz = (ew * qw - ex * qx - ey * qy - ez * qz,
-                              ew * qx + ex * qw + ey * qz - ez * qy,
-                              ew * qy - ex * qz + ey * qw + ez * qx,
-                              ew * qz + ex * qy - ey * qx + ez * qw)
-            n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
-            qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
-            c = joints[j]
-            if c is not None:
-                qw, qx, qy, qz = c.clamp((qw, qx, qy, qz), dirs[j])
+            kind, hx, hy, hz, lo, hi, full, cone = table[j]
+            if kind == HINGE:
+                t = 2.0 * math.atan2(qx * hx + qy * hy + qz * hz, qw) + (lx * hx + ly * hy + lz * hz)
+                if not full:
+                    t = clamp_angle(t, lo, hi)
+                h = math.sin(0.5 * t)
+                qw, qx, qy, qz = math.cos(0.5 * t), hx * h, hy * h, hz * h
+            else:
+                h = 0.5 * a
+                s = math.sin(h) / a
+                ew, ex, ey, ez = math.cos(h), lx * s, ly * s, lz * s
+                qw, qx, qy, qz = (ew * qw - ex * qx - ey * qy - ez * qz,
+                                  ew * qx + ex * qw + ey * qz - ez * qy,
+                                  ew * qy - ex * qz + ey * qw + ez * qx,
+                                  ew * qz + ex * qy - ey * qx + ez * qw)
+                n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+                qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
+                if kind == BALL:
+                    qw, qx, qy, qz = clamp_ball(qw, qx, qy, qz, hx, hy, hz, cone, lo, hi, full)
         out.append((qw, qx, qy, qz))
         k = 4 * j
         pw, ax_, ay_, az_ = R[k], R[k + 1], R[k + 2], R[k + 3]
@@ -240,6 +251,11 @@ def joint_axes(chain, R, j, dropped=()):
         return [] if dropped else [_rotate(R, j - 1, c.axis)]
     if not dropped:
         return [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
+    return _basis_without(dropped)
+
+
+def _basis_without(dropped):
+    """An orthonormal basis of the directions normal to all of ``dropped``."""
     basis = []
     for d in dropped:  # Gram-Schmidt over the dropped directions
         x, y, z = d
@@ -267,48 +283,55 @@ def joint_axes(chain, R, j, dropped=()):
     return [(px, py, pz), (ay * pz - az * py, az * px - ax * pz, ax * py - ay * px)]
 
 
-def limit_directions(chain, qs, R, j):
+def limit_directions(table, qs, R, j):
     """World rotation directions that would push joint ``j`` further past a limit it sits on.
 
     Hinge at an end of its range: ``+-`` its world axis. Ball-and-socket with
     the swing at the cone: the axis ``c x b`` turning the bone ``b`` away from
-    its rest direction ``c``; with the twist at an end: ``+-b``.
+    its rest direction ``c``; with the twist at an end: ``+-b``. ``table``:
+    :func:`~ikcore.solvers._pose.limit_table`.
     """
-    from .. import rotation as rot
-
-    con = chain.joints[j]
-    q = qs[j]
+    kind, hx, hy, hz, lo, hi, full, cone = table[j]
     out = []
-    if isinstance(con, Hinge):
-        rng = con.range
-        if rng.full:
-            return out
-        a = rot.twist_angle(q, con.axis)
-        ax = _rotate(R, j - 1, con.axis)
-        if abs(rot.wrap_angle(a - rng.hi)) < EDGE:
+    if kind == FREE or (kind == HINGE and full):
+        return out
+    w, x, y, z = qs[j]
+    if kind == HINGE:
+        a = 2.0 * math.atan2(x * hx + y * hy + z * hz, w)
+        ax = _rotate(R, j - 1, (hx, hy, hz))
+        if abs(_wrap(a - hi)) < EDGE:
             out.append(ax)
-        if abs(rot.wrap_angle(a - rng.lo)) < EDGE:
+        if abs(_wrap(a - lo)) < EDGE:
             out.append((-ax[0], -ax[1], -ax[2]))
         return out
-    d = chain.directions[j]
-    swing, twist = rot.swing_twist(q, d)
-    cx, cy, cz = _rotate(R, j - 1, d)
-    bx, by, bz = _rotate(R, j, d)
-    if con.cone < math.pi and rot.angle(swing) >= con.cone - EDGE:
-        nx, ny, nz = cy * bz - cz * by, cz * bx - cx * bz, cx * by - cy * bx
-        n = math.sqrt(nx * nx + ny * ny + nz * nz)
-        if n > 1e-9:
-            out.append((nx / n, ny / n, nz / n))
-        else:  # At the rest direction with a zero cone: every swing is outward.
-            for p in joint_axes(chain, R, j, [(bx, by, bz)]):
+    # Ball: (hx, hy, hz) is the rest bone direction d; the swing angle is the angle from d to q d.
+    cx, cy, cz = _rotate(R, j - 1, (hx, hy, hz))
+    bx, by, bz = _rotate(R, j, (hx, hy, hz))
+    nx, ny, nz = cy * bz - cz * by, cz * bx - cx * bz, cx * by - cy * bx
+    sn = math.sqrt(nx * nx + ny * ny + nz * nz)
+    if cone < math.pi and math.atan2(sn, cx * bx + cy * by + cz * bz) >= cone - EDGE:
+        if sn > 1e-9:
+            out.append((nx / sn, ny / sn, nz / sn))
+        else:  # at the rest direction with a zero cone: every swing is outward
+            for p in _basis_without([(bx, by, bz)]):
                 out += (p, (-p[0], -p[1], -p[2]))
-    if not con.twist.full:
-        t = rot.twist_angle(twist, d)
-        if abs(rot.wrap_angle(t - con.twist.hi)) < EDGE:
+    if not full:
+        t = 2.0 * math.atan2(x * hx + y * hy + z * hz, w)
+        if abs(_wrap(t - hi)) < EDGE:
             out.append((bx, by, bz))
-        if abs(rot.wrap_angle(t - con.twist.lo)) < EDGE:
+        if abs(_wrap(t - lo)) < EDGE:
             out.append((-bx, -by, -bz))
     return out
+
+
+def _wrap(a):
+    # a mapped into (-pi, pi].
+    a = math.fmod(a, _TWO_PI)
+    if a > math.pi:
+        return a - _TWO_PI
+    if a <= -math.pi:
+        return a + _TWO_PI
+    return a
 
 
 def jacobian(chain, rotations, weight=None):
@@ -564,8 +587,6 @@ def times_jacobian(rs, Z, m, c):
 
 def perturb(chain, qs, rng, size):
     """A random nearby pose within the limits: each joint turned by up to ``size`` radians."""
-    from .. import rotation as rot
-
     out = []
     for q, con, d in zip(qs, chain.joints, chain.directions):
         if isinstance(con, Hinge):
@@ -667,7 +688,8 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
     tol = problem.tolerance * (1.0 - 1e-9)
     otol = problem.orientation_tolerance * (1.0 - 1e-9)
     budget = problem.max_iterations if max_iterations is None else max_iterations
-    limited = [j for j, con in enumerate(chain.joints) if con is not None]
+    table = limit_table(chain)
+    limited = [j for j, row in enumerate(table) if row[0] != FREE]
     hinge_axes = {j: con.axis for j, con in enumerate(chain.joints) if isinstance(con, Hinge)}
     plain = [j for j in range(n) if j not in hinge_axes]
     lam0 = damping * reach
@@ -715,7 +737,7 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
         # Joints on a limit, and the directions that would push them through it.
         outward = {}
         for j in limited:
-            dirs = limit_directions(chain, qs, R, j)
+            dirs = limit_directions(table, qs, R, j)
             if dirs:
                 outward[j] = dirs
         dropped = {}
@@ -740,7 +762,7 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
             if not big > 1e-14:
                 break  # no motion left: singular, or every direction blocked by a limit
             s = scale * (MAX_STEP / big if big > MAX_STEP else 1.0)
-            nq, nP, nR = apply_step(chain, qs, R, W, s)
+            nq, nP, nR = apply_step(chain, table, qs, R, W, s)
             ne, npos, nang = residual(nP, nR, target, orientation, c)
             nF = sum(v * v for v in ne)
             if met:

@@ -13,6 +13,7 @@ import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
 from ikcore.solvers import _jacobian as jac
+from ikcore.solvers._pose import limit_table
 
 JACOBIAN_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
 
@@ -178,7 +179,7 @@ def test_apply_step_turns_the_subtree_about_the_joint():
     P, R = jac.forward(chain, qs)
     W = [0.0] * 12
     W[6:9] = (0.0, 0.3, 0.4)  # joint 2 turns by 0.5 rad about (0, 0.6, 0.8)
-    new, newP, _ = jac.apply_step(chain, qs, R, W)
+    new, newP, _ = jac.apply_step(chain, limit_table(chain), qs, R, W)
     assert newP == pytest.approx([c for p in chain.forward(new) for c in p], abs=1e-12)
     turn_q = rot.from_axis_angle((0, 0.6, 0.8), 0.5)
     pivot = P[6:9]
@@ -189,14 +190,42 @@ def test_apply_step_turns_the_subtree_about_the_joint():
         assert newP[3 * i:3 * i + 3] == pytest.approx(p, abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_apply_step_applies_the_limits_like_the_constraints(seed):
+    rng = random.Random(seed)
+    chain = Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 1, 1)],
+                  [Hinge((0, 0, 1), 150, 210), BallSocket(30, -20, 20), Hinge((1, 0, 0), -45, 10), BallSocket(60)])
+    qs = random_pose(chain, rng)
+    P, R = jac.forward(chain, qs)
+    W = []
+    for j, joint in enumerate(chain.joints):
+        if isinstance(joint, Hinge):  # a hinge turns about its world axis only
+            t = rng.uniform(-1, 1)
+            W += [t * c for c in jac.joint_axes(chain, R, j)[0]]
+        else:
+            W += [rng.uniform(-1, 1) for _ in range(3)]
+    new, _, _ = jac.apply_step(chain, limit_table(chain), qs, R, W)
+    world = chain.world_rotations(qs)
+    expected = []
+    for j, q in enumerate(qs):
+        parent = world[j - 1] if j else rot.IDENTITY
+        w = rot.rotate(rot.conjugate(parent), W[3 * j:3 * j + 3])
+        expected.append(rot.multiply(rot.from_axis_angle(w, math.sqrt(sum(c * c for c in w))), q))
+    expected = chain.clamp(expected)
+    assert max(chain.violations(new)) <= 1e-12
+    for a, b in zip(new, expected):
+        assert rot.angle_between(a, b) < 1e-9
+
+
 def test_limit_directions_point_outward():
     chain = straight(2, [Hinge((0, 0, 1), -30, 30), BallSocket(40, -10, 10)])
     qs = [rot.from_axis_angle((0, 0, 1), math.radians(30)),
           rot.multiply(rot.from_axis_angle((0, 1, 0), math.radians(40)), rot.from_axis_angle((1, 0, 0), math.radians(-10)))]
     qs = chain.clamp(qs)
     _, R = jac.forward(chain, qs)
-    assert jac.limit_directions(chain, qs, R, 0) == [pytest.approx((0, 0, 1))]
-    out = jac.limit_directions(chain, qs, R, 1)
+    table = limit_table(chain)
+    assert jac.limit_directions(table, qs, R, 0) == [pytest.approx((0, 0, 1))]
+    out = jac.limit_directions(table, qs, R, 1)
     assert len(out) == 2  # the swing at the cone, the twist at its low end
     for d in out:
         # Turning a little along an outward direction leaves the limits.
