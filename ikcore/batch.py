@@ -22,7 +22,9 @@ world rotations ``S_i`` to the final directions ``b_i``, ``q_i = R_{i-1}^{-1} R_
 (convention in :mod:`ikcore.rotation`).
 
 Other methods, limited chains (their constrained passes are sequential per
-joint and per chain) and an interpreter without numpy loop :func:`ikcore.solve`.
+joint and per chain), batches smaller than :data:`MIN_VECTOR_BATCH` (where a
+numpy call's fixed cost outweighs the work it does, so the loop is faster) and
+an interpreter without numpy loop :func:`ikcore.solve`.
 """
 
 from itertools import chain as _chained
@@ -39,6 +41,11 @@ try:
     import numpy as np
 except ImportError:  # numpy is optional: without it every chain goes through solve().
     np = None
+
+# Below this many chains the vectorised passes are slower than a loop of solve():
+# each numpy call costs ~1 us whatever its size, and the batch iterates until its
+# slowest chain is done (measured crossover: 40 to 130 chains for N = 3 to 30).
+MIN_VECTOR_BATCH = 100
 
 # Chains whose points and target lie within this many times the scalar solver's
 # collinearity threshold of one line go to the scalar solver. The scalar test
@@ -146,7 +153,7 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
     problem = make_problem(chain, tuple(first), method, None, tolerance, max_iterations, None, None, None,
                            method_options)
     tol, cap = problem.tolerance, problem.max_iterations
-    if vectorised and len(targets):
+    if vectorised and len(targets) >= MIN_VECTOR_BATCH:
         return _fabrik_numpy(chain, targets, starts, raw, tol, cap)
     sols = [solve(chain, t, method, start=None if starts is None else starts[k], tolerance=tol,
                   max_iterations=cap, **method_options)
@@ -410,7 +417,7 @@ def _iterate(final, active, targets, err0, lengths, tol, cap, iterations, handov
     n = len(lengths)
     one = np.ones(3)
     lens = [float(v) for v in lengths]
-    p = final[:, active]                      # working copy (N + 1, Ka, 3)
+    p = np.ascontiguousarray(final[:, active])      # working copy (N + 1, Ka, 3), C order
     t = targets[active]
     best = err0[active]
     mark = best.copy()
@@ -466,7 +473,8 @@ def _iterate(final, active, targets, err0, lengths, tol, cap, iterations, handov
                 keep = ~leave
                 if not keep.any():
                     return
-                p, t, best, mark, since = p[:, keep], t[keep], best[keep], mark[keep], since[keep]
+                p = np.ascontiguousarray(p[:, keep])
+                t, best, mark, since = t[keep], best[keep], mark[keep], since[keep]
                 active = active[keep]
                 d = np.empty((len(active), 3))
                 s = np.empty(len(active))

@@ -39,6 +39,14 @@ def assert_matches(chain, got, sols, exact=False):
         assert np.all(np.abs(norms - 1.0) < 1e-12)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def vectorise_small_batches():
+    """Small batches normally loop solve(); here they take the vectorised path, to test it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batch, "MIN_VECTOR_BATCH", 1)
+        yield
+
+
 @st.composite
 def free_batches(draw, with_starts=False):
     chain = draw(chains(max_bones=7, limits=False))
@@ -81,6 +89,17 @@ def test_standard_targets_run_vectorised(monkeypatch):
     assert got.rotations.shape == (200, 10, 4) and got.iterations.shape == (200,) and got.error.shape == (200,)
     assert_matches(chain, got, sols)
     assert got.converged.all()
+
+
+def test_small_batches_loop_solve(monkeypatch):
+    monkeypatch.setattr(batch, "MIN_VECTOR_BATCH", 4)
+    chain = straight(5)
+    tgts = [(2.0, 2.0, 1.0), (0.0, 7.0, 0.0), (-1.0, 1.0, -2.0)]
+    assert_matches(chain, ikcore.solve_batch(chain, tgts), scalar(chain, tgts), exact=True)
+    calls = []
+    monkeypatch.setattr(batch, "solve", lambda *a, **k: calls.append(1))
+    ikcore.solve_batch(chain, tgts + [(1.0, 1.0, 1.0)])
+    assert not calls
 
 
 def test_each_chain_stops_when_it_converges():

@@ -1,0 +1,141 @@
+"""Run the ikcore speed benchmark and write its markdown report.
+
+Usage (from the repository root, after ``pip install -r tests/bench/requirements.txt``)::
+
+    python -m tests.bench.run                       # every section, ~10 minutes on 2 cores
+    python -m tests.bench.run --quick               # a smoke run of every section, ~1 minute
+    python -m tests.bench.run --section batch       # some sections only (comma-separated)
+    python -m tests.bench.run --out docs/benchmarks.md
+
+Sections: ``cpython`` (cold solves per method and N, against the plain-lists
+floor and ikpy), ``tracking`` (warm-started per-frame solves), ``batch``
+(``solve_batch`` against a loop and a reference numpy FABRIK), ``pyodide`` (the
+same cold solves in Pyodide under Node, against CPython; needs
+``node_modules/pyodide`` and the wheel in ``dist/``). The report is printed and
+written to ``--out`` (default ``dist/bench/benchmarks.md``).
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+import ikcore
+
+from . import batched, in_node, peers, report, solves, tracking
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Config:
+    """How much to measure. ``full`` is the committed run; ``quick`` a smoke run."""
+
+    def __init__(self, quick=False, sizes=None, methods=None):
+        self.quick = quick
+        self.sizes = tuple(sizes or ((3, 10, 30) if quick else (3, 10, 30, 100)))
+        self.methods = tuple(methods or ikcore.METHODS)
+        # Seconds of timing per implementation and N after the first repetition, which always runs whole.
+        self.budget = 0.3 if quick else 2.5
+        self.max_reps = 5 if quick else 15
+        # 1e-6 success is measured where one pass over the targets took less than this (seconds).
+        self.cheap = 0.5 if quick else 2.0
+        # ikpy: how many of the 50 targets per N (it takes up to seconds per solve), and its budget.
+        self.ikpy_subset = ({2: 5, 3: 5, 10: 3, 30: 1} if quick else {2: 20, 3: 20, 10: 10, 30: 4, 100: 2})
+        self.ikpy_budget = 1.0 if quick else 8.0
+        self.track_chains = 4 if quick else 10
+        self.batch_bones = (10,) if quick else (10, 30)
+        self.batch_budget = 0.5 if quick else 3.0
+        self.batch_reps = 3 if quick else 15
+        # Pyodide: seconds per method and N (both sides), and the most turns.
+        self.pyodide_budget = 0.5 if quick else 4.0
+        self.pyodide_reps = 3 if quick else 7
+
+
+SECTIONS = {
+    "cpython": solves.section,
+    "tracking": tracking.section,
+    "batch": batched.section,
+    "pyodide": in_node.section,
+}
+
+
+def headline(results):
+    """The few ratios worth quoting, from this run's data."""
+    lines = []
+    cp = results.get("cpython", {})
+    for n in (10, 30, 100):
+        if n in cp:
+            d = cp[n]
+            lines.append(f"- FABRIK vs the plain-lists floor, N = {n}: {d['solve']:.2f}x with rotations "
+                         f"(ikcore.solve), {d['passes']:.2f}x passes only")
+    for n in (3, 10, 30, 100):
+        if n in cp and "vs_ikpy" in cp[n]:
+            lines.append(f"- FABRIK vs ikpy {peers.IKPY_VERSION}, N = {n}: {cp[n]['vs_ikpy']:,.0f}x faster")
+    b = results.get("batch", {}).get((10, 1000))
+    if b:
+        lines.append(f"- solve_batch, K = 1000, N = 10: {b['vs_loop']:.2f}x the time of a loop of solve, "
+                     f"{b['vs_reference']:.2f}x the straightforward numpy FABRIK")
+    py = results.get("pyodide", {})
+    if "median" in py:
+        lines.append(f"- Pyodide in Node vs CPython, same solves: {py['median']:.2f}x the time (median)")
+    return lines
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
+    parser.add_argument("--section", default="cpython,tracking,batch,pyodide",
+                        help="comma-separated sections: " + ", ".join(SECTIONS))
+    parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
+    parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")
+    parser.add_argument("--methods", help="comma-separated methods (default all)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "dist", "bench", "benchmarks.md"))
+    args = parser.parse_args(argv)
+    names = [s.strip() for s in args.section.split(",") if s.strip()]
+    unknown = [s for s in names if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    cfg = Config(args.quick, sizes=[int(v) for v in args.sizes.split(",")] if args.sizes else None,
+                 methods=args.methods.split(",") if args.methods else None)
+
+    versions = {"ikcore": ikcore.__version__, "numpy": np.__version__,
+                "ikpy": peers.IKPY_VERSION or "not installed"}
+    command = "python -m tests.bench.run " + " ".join(argv if argv is not None else sys.argv[1:])
+    parts, results = [], {}
+    started = time.perf_counter()
+    for name in names:
+        t0 = time.perf_counter()
+        print(f"[bench] section {name} ...", file=sys.stderr, flush=True)
+        md, data = SECTIONS[name](cfg)
+        results[name] = data
+        parts.append(md)
+        print(md + "\n", flush=True)
+        print(f"[bench] section {name} took {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - started
+
+    doc = ["# ikcore benchmarks", "",
+           report.machine(ROOT, versions),
+           f"- Command: `{command.strip()}` ({elapsed / 60:.1f} minutes)", "",
+           "Standard problems: N unit bones on a straight rest pose along +x, 50 targets per N from "
+           "`numpy.random.default_rng(12345 + N)`, radius U[0.2, 0.95] x reach L; success means "
+           "|effector - target| ≤ 1e-3 L (the default tolerance). The floor is FABRIK over three flat float "
+           "lists with the maths inlined and positions only (tests/bench/reference.py): what a pure-Python "
+           "FABRIK costs at least. All implementations of a table are timed in one run, turn about per "
+           "problem; each problem's time is the median over its repetitions, tables show medians over "
+           "problems, and ratios are medians of per-problem ratios. GC is paused while timing. "
+           "The machine is shared: absolute times vary by ±20% between runs, ratios less.", ""]
+    lines = headline(results)
+    if lines:
+        doc += ["## Headline", ""] + lines + [""]
+    doc += [p + "\n" for p in parts]
+    text = "\n".join(doc)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"[bench] wrote {args.out}", file=sys.stderr)
+    return results
+
+
+if __name__ == "__main__":
+    main()
