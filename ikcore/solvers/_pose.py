@@ -279,7 +279,7 @@ def follow(chain, table, pose, aim=None):
         xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
 
 
-def face(xs, ys, zs, pole, flip=False):
+def face(xs, ys, zs, pole, size, flip=False):
     """Turn the interior points together toward ``pole`` about the line from
     the first point to the last.
 
@@ -287,13 +287,14 @@ def face(xs, ys, zs, pole, flip=False):
     are kept. The angle brings the mean offset of the interior points from the
     line onto the half-plane holding the pole; with ``flip`` (a planar chain,
     which must stay in its plane) the turn is a half turn or none. Nothing
-    moves when the points or the pole lie on the line. In place.
+    moves when the points or the pole lie on the line, or when the first and
+    last points are closer than ``1e-12 size`` (the chain's reach). In place.
     """
     n = len(xs) - 1
     x0, y0, z0 = xs[0], ys[0], zs[0]
     nx, ny, nz = xs[n] - x0, ys[n] - y0, zs[n] - z0
     nn = math.sqrt(nx * nx + ny * ny + nz * nz)
-    if n < 2 or nn < 1e-12:
+    if n < 2 or nn <= 1e-12 * size:
         return
     nx, ny, nz = nx / nn, ny / nn, nz / nn
     # Mean offset m of the interior points across the line, and the pole's offset v.
@@ -353,7 +354,7 @@ def reach_out(chain, target, xs, ys, zs):
         xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
 
 
-def swivel(xs, ys, zs, pole, flip=False):
+def swivel(xs, ys, zs, pole, size, flip=False):
     """Turn the chain toward ``pole``: all interior points together
     (:func:`face`), then each about its neighbours' line.
 
@@ -363,13 +364,13 @@ def swivel(xs, ys, zs, pole, flip=False):
     point moves: bone lengths and the end effector stay as they are. Straight
     joints (point on the line) and a pole on the line are left alone. In place.
     """
-    face(xs, ys, zs, pole, flip)
+    face(xs, ys, zs, pole, size, flip)
     ox, oy, oz = pole
     for i in range(1, len(xs) - 1):
         ax, ay, az = xs[i - 1], ys[i - 1], zs[i - 1]
         nx, ny, nz = xs[i + 1] - ax, ys[i + 1] - ay, zs[i + 1] - az
         nn = math.sqrt(nx * nx + ny * ny + nz * nz)
-        if nn < 1e-12:
+        if nn <= 1e-12 * size:
             continue
         nx, ny, nz = nx / nn, ny / nn, nz / nn
         # The point and the pole, split along the line and across it.
@@ -390,6 +391,14 @@ def swivel(xs, ys, zs, pole, flip=False):
             continue
         k = nu / nv
         xs[i], ys[i], zs[i] = ax + t * nx + k * vx, ay + t * ny + k * vy, az + t * nz + k * vz
+
+
+def turn_to_pole(chain, table, pose, pole, flip):
+    """Swivel ``pose`` toward ``pole`` (:func:`swivel`), then re-pose it by
+    :func:`follow` so rotations, points and limits agree. A free chain keeps
+    its effector; on a limited one the limits may move it."""
+    swivel(pose.xs, pose.ys, pose.zs, pole, chain.reach, flip)
+    follow(chain, table, pose)
 
 
 def collinear(xs, ys, zs, eps, extra=None):

@@ -35,11 +35,12 @@ every solve is repeatable); the best pose seen is returned.
 (straight at it) or nearer than it can fold (the long bone at it, the others
 folded back): it is returned in one step (:func:`~._pose.reach_out`).
 
-**Pole.** A world point hinting the bend side: after solving, each interior
-point turns about its neighbours' line toward it (:func:`~._pose.swivel`),
-which moves neither the effector nor any other point. A straight start is bent
-toward the pole first. On a limited chain the swivel is kept only where the
-limits allow it without losing accuracy.
+**Pole.** A world point hinting the bend side: after solving, the interior
+points turn together about the root-effector line toward it, then each about
+its neighbours' line (:func:`~._pose.swivel`); neither moves the effector or
+changes a bone length. A planar chain only flips within its plane. A straight
+start is bent toward the pole first. On a limited chain the final turn is kept
+only where the limits let the effector stay as near.
 """
 
 import math
@@ -96,7 +97,8 @@ def run(problem):
     flip = limited and _pose.plane_normal(chain, table) is not None
     if error <= tol:
         if pole is not None and not limited:
-            return Outcome(_swiveled(chain, table, pose, pole, flip), 0, errors)
+            _pose.turn_to_pole(chain, table, pose, pole, flip)
+            return Outcome(pose.rotations(), 0, errors)
         return Outcome(start, 0, errors)
 
     rx, ry, rz = chain.points[0]
@@ -143,23 +145,11 @@ def run(problem):
 
     if pole is not None:
         pose.set_rotations(chain, best_rotations)
-        swiveled = _swiveled(chain, table, pose, pole, flip)
-        if not limited:
-            best_rotations = swiveled
-        else:
-            pose.set_rotations(chain, swiveled)
-            if pose.error(target) <= max(best, tol):
-                best_rotations = swiveled
+        _pose.turn_to_pole(chain, table, pose, pole, flip)
+        # Kept where the limits let the effector stay as near.
+        if not limited or pose.error(target) <= max(best, tol):
+            best_rotations = pose.rotations()
     return Outcome(best_rotations, iterations, errors, stalled)
-
-
-def _swiveled(chain, table, pose, pole, flip):
-    """Rotations of ``pose`` with its interior points swiveled toward ``pole``
-    (limits applied, so on a limited chain the effector may move; a planar
-    chain only flips, staying in its plane)."""
-    _pose.swivel(pose.xs, pose.ys, pose.zs, pole, flip)
-    _pose.follow(chain, table, pose)
-    return pose.rotations()
 
 
 def _sweep_free(chain, table, pose, target, tol, skip, max_step):
@@ -184,22 +174,26 @@ def _sweep_free(chain, table, pose, target, tol, skip, max_step):
         vx, vy, vz = tx - px, ty - py, tz - pz
         uu = ux * ux + uy * uy + uz * uz
         vv = vx * vx + vy * vy + vz * vz
-        if uu < 1e-300 or vv < 1e-300:
+        if uu == 0.0 or vv == 0.0:
             continue
         nu = sqrt(uu)
         nv = sqrt(vv)
-        nuv = nu * nv
-        # Shortest arc u -> v as the quaternion (|u||v| + u.v, u x v), unnormalised.
-        w = nuv + ux * vx + uy * vy + uz * vz
-        cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        # Unit directions: the arithmetic below is free of the chain's scale.
+        k = 1.0 / nv
+        vx, vy, vz = vx * k, vy * k, vz * k
+        k = 1.0 / nu
+        nx, ny, nz = ux * k, uy * k, uz * k
+        # Shortest arc u -> v as the quaternion (1 + u.v, u x v), unnormalised.
+        w = 1.0 + nx * vx + ny * vy + nz * vz
+        cx, cy, cz = ny * vz - nz * vy, nz * vx - nx * vz, nx * vy - ny * vx
         cc = cx * cx + cy * cy + cz * cz
-        if w <= 1e-12 * nuv:
+        if w <= 1e-12:
             # Opposite directions: half a turn about an axis perpendicular to u.
             w = 0.0
-            cx, cy, cz = rot.perpendicular((ux, uy, uz))
+            cx, cy, cz = rot.perpendicular((nx, ny, nz))
             cc = 1.0
-        elif cc < skip2 * vv and w > nuv:
-            # |u x v| / |v| = |u| sin(angle): the effector would barely move.
+        elif cc * uu < skip2 and w > 1.0:
+            # |u| sin(angle): the effector would barely move.
             continue
         m = 1.0 / sqrt(w * w + cc)
         w, cx, cy, cz = w * m, cx * m, cy * m, cz * m
@@ -216,8 +210,7 @@ def _sweep_free(chain, table, pose, target, tol, skip, max_step):
             ez = pz + uz + w * sz + (cx * sy - cy * sx)
         else:
             # The effector lands on the ray toward the target, |u| from the joint.
-            k = nu / nv
-            ex, ey, ez = px + vx * k, py + vy * k, pz + vz * k
+            ex, ey, ez = px + vx * nu, py + vy * nu, pz + vz * nu
         # The world turn, seen in the parent's frame: (w, conj(P) c).
         if i:
             pw, ppx, ppy, ppz = rws[i - 1], rxs[i - 1], rys[i - 1], rzs[i - 1]
@@ -259,8 +252,14 @@ def _sweep_limited(chain, table, pose, target, tol, skip, max_step):
         vx, vy, vz = tx - px, ty - py, tz - pz
         uu = ux * ux + uy * uy + uz * uz
         vv = vx * vx + vy * vy + vz * vz
-        if uu < 1e-300 or vv < 1e-300:
+        if uu == 0.0 or vv == 0.0:
             continue
+        # u as its length and unit direction, v as a unit direction.
+        nu = sqrt(uu)
+        k = 1.0 / nu
+        ux, uy, uz = ux * k, uy * k, uz * k
+        k = 1.0 / sqrt(vv)
+        vx, vy, vz = vx * k, vy * k, vz * k
         if i:
             pw, ppx, ppy, ppz = rws[i - 1], rxs[i - 1], rys[i - 1], rzs[i - 1]
         else:
@@ -278,7 +277,8 @@ def _sweep_limited(chain, table, pose, target, tol, skip, max_step):
             gu = gx * ux + gy * uy + gz * uz
             s = gx * (uy * vz - uz * vy) + gy * (uz * vx - ux * vz) + gz * (ux * vy - uy * vx)
             c = ux * vx + uy * vy + uz * vz - gu * (gx * vx + gy * vy + gz * vz)
-            if abs(s) + abs(c) <= 1e-300:
+            if s * s + c * c <= 1e-24:
+                # u or v along the axis: turning cannot bring them closer.
                 continue
             turn = math.atan2(s, c)
             if capped:
@@ -286,28 +286,26 @@ def _sweep_limited(chain, table, pose, target, tol, skip, max_step):
             old = 2.0 * math.atan2(ax * hx + ay * hy + az * hz, aw)
             new = old + turn if full else _pose.clamp_angle(old + turn, lo, hi)
             delta = new - old
-            # The effector moves on a circle of radius |u x g| about the axis.
-            rr = uu - gu * gu
-            if rr * (1.0 - math.cos(delta)) * 2.0 < skip * skip:
+            # The effector moves on a circle of radius |u| |u x g| about the axis.
+            if uu * (1.0 - gu * gu) * (1.0 - math.cos(delta)) * 2.0 < skip * skip:
                 continue
             h = math.sin(0.5 * new)
             qw[i], qx[i], qy[i], qz[i] = math.cos(0.5 * new), hx * h, hy * h, hz * h
             # Rodrigues: u turned by delta about g.
             cd, sd = math.cos(delta), math.sin(delta)
             k = gu * (1.0 - cd)
-            ex = px + ux * cd + (gy * uz - gz * uy) * sd + gx * k
-            ey = py + uy * cd + (gz * ux - gx * uz) * sd + gy * k
-            ez = pz + uz * cd + (gx * uy - gy * ux) * sd + gz * k
+            ex = px + nu * (ux * cd + (gy * uz - gz * uy) * sd + gx * k)
+            ey = py + nu * (uy * cd + (gz * ux - gx * uz) * sd + gy * k)
+            ez = pz + nu * (uz * cd + (gx * uy - gy * ux) * sd + gz * k)
         else:
-            nuv = sqrt(uu * vv)
-            w = nuv + ux * vx + uy * vy + uz * vz
+            w = 1.0 + ux * vx + uy * vy + uz * vz
             cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
             cc = cx * cx + cy * cy + cz * cz
-            if w <= 1e-12 * nuv:
+            if w <= 1e-12:
                 w = 0.0
                 cx, cy, cz = rot.perpendicular((ux, uy, uz))
                 cc = 1.0
-            elif cc < skip * skip * vv and w > nuv:
+            elif cc * uu < skip * skip and w > 1.0:
                 continue
             m = 1.0 / sqrt(w * w + cc)
             w, cx, cy, cz = w * m, cx * m, cy * m, cz * m
@@ -345,8 +343,9 @@ def _sweep_limited(chain, table, pose, target, tol, skip, max_step):
             sx = 2.0 * (cy * uz - cz * uy)
             sy = 2.0 * (cz * ux - cx * uz)
             sz = 2.0 * (cx * uy - cy * ux)
-            ex = px + ux + w * sx + (cy * sz - cz * sy)
-            ey = py + uy + w * sy + (cz * sx - cx * sz)
-            ez = pz + uz + w * sz + (cx * sy - cy * sx)
-        if (ex - tx) ** 2 + (ey - ty) ** 2 + (ez - tz) ** 2 <= tol2:
+            ex = px + nu * (ux + w * sx + (cy * sz - cz * sy))
+            ey = py + nu * (uy + w * sy + (cz * sx - cx * sz))
+            ez = pz + nu * (uz + w * sz + (cx * sy - cy * sx))
+        dx, dy, dz = ex - tx, ey - ty, ez - tz
+        if dx * dx + dy * dy + dz * dz <= tol2:
             return

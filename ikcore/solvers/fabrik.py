@@ -38,9 +38,9 @@ line; the chain is first bent slightly off it.
 **Pole.** A world point hinting the bend side: after solving, the interior
 points turn together about the root-effector line toward it, then each about
 its neighbours' line (:func:`~._pose.swivel`); neither moves the effector or
-changes a bone length. A planar chain only flips within its plane. On a
-limited chain the pole instead biases each iteration (the forward pass then
-enforces the limits).
+changes a bone length. A planar chain only flips within its plane. A limited
+chain starts turned toward the pole, and the final turn is kept only where the
+limits let the effector stay as near.
 """
 
 import math
@@ -122,7 +122,7 @@ def _run_free(problem, normal=None):
     if error <= goal:
         rotations = list(start)
         if problem.pole is not None:
-            _pose.swivel(xs, ys, zs, problem.pole, flip)
+            _pose.swivel(xs, ys, zs, problem.pole, reach, flip)
             rotations = _rotations(chain, ref, xs, ys, zs)
         return Outcome(rotations, 0, errors, off >= tol)
 
@@ -199,7 +199,7 @@ def _run_free(problem, normal=None):
         # As near as a planar chain gets to a target off its plane.
         stalled = True
     if problem.pole is not None:
-        _pose.swivel(bxs, bys, bzs, problem.pole, flip)
+        _pose.swivel(bxs, bys, bzs, problem.pole, reach, flip)
     return Outcome(_rotations(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
 
 
@@ -288,8 +288,13 @@ def _run_limited(problem, table, normal):
     dx, dy, dz = tx - rx, ty - ry, tz - rz
     distance = math.sqrt(dx * dx + dy * dy + dz * dz)
     beyond = distance >= chain.reach
-    if pole is not None and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
-        _pose.bend(chain, table, pose, pole, target)
+    flip = normal is not None
+    if pole is not None:
+        # Start bent toward the pole: the passes tend to keep the side they start on.
+        if _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
+            _pose.bend(chain, table, pose, pole, target)
+        else:
+            _pose.turn_to_pole(chain, table, pose, pole, flip)
     elif not beyond and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach, target):
         _pose.bend(chain, table, pose, None, target)
 
@@ -304,8 +309,6 @@ def _run_limited(problem, table, normal):
             # Out of reach: every bone aimed straight at the target, within its limits.
             _pose.follow(chain, table, pose, (dx / distance, dy / distance, dz / distance))
         else:
-            if pole is not None:
-                _pose.swivel(pose.xs, pose.ys, pose.zs, pole, normal is not None)
             _backward(chain, table, pose, target)
             _pose.follow(chain, table, pose)
         error = pose.error(target)
@@ -320,6 +323,12 @@ def _run_limited(problem, table, normal):
                 stalled = True
                 break
             pose.set_rotations(chain, _pose.perturb(chain, table, best_rotations, rng, _KICK))
+    if pole is not None:
+        pose.set_rotations(chain, best_rotations)
+        _pose.turn_to_pole(chain, table, pose, pole, flip)
+        # Kept where the limits let the effector stay as near.
+        if pose.error(target) <= max(best, tol):
+            best_rotations = pose.rotations()
     return Outcome(best_rotations, iterations, errors, stalled)
 
 

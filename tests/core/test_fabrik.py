@@ -89,6 +89,19 @@ def test_convergence_rate_on_reachable_targets(make, rate):
     assert converged / 200 >= rate
 
 
+@pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80)])
+def test_a_pole_does_not_cost_convergence(make, rate):
+    rng = random.Random(8)
+    converged = 0
+    for _ in range(100):
+        chain = make(rng)
+        pole = (rng.uniform(-6.0, 6.0), rng.uniform(-6.0, 6.0), rng.uniform(-6.0, 6.0))
+        sol = ikcore.solve(chain, allowed_target(chain, rng), "fabrik", pole=pole)
+        check_pose(chain, sol)
+        converged += sol.converged
+    assert converged / 100 >= rate
+
+
 def test_benchmark_targets_on_a_straight_chain_converge_fast():
     rng = random.Random(12345)
     chain = straight(10)
@@ -297,3 +310,16 @@ def test_target_nearer_than_the_chain_folds_gives_the_nearest_fold_without_jitte
     check_pose(chain, sol)
     again = ikcore.solve(chain, target, "fabrik", start=sol.rotations)
     assert max(math.dist(p, q) for p, q in zip(sol.positions, again.positions)) <= 1e-12 * chain.reach
+
+
+@pytest.mark.parametrize("scale", [1e-60, 1e60])
+@pytest.mark.parametrize("limited", [False, True])
+def test_works_at_any_scale(scale, limited):
+    rng = random.Random(2)
+    joints = [Hinge((0, 0, 1), -120, 120), BallSocket(60), None, Hinge((0, 1, 0), -90, 90)] if limited else None
+    chain = Chain([(i * scale, 0.0, 0.0) for i in range(5)], joints)
+    for _ in range(5):
+        target = allowed_target(chain, rng)
+        sol = ikcore.solve(chain, target, "fabrik", pole=(0.0, 0.0, scale))
+        assert sol.converged
+        check_pose(chain, sol)
