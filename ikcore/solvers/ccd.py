@@ -123,7 +123,7 @@ def run(problem):
         progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
     else:
         progress = Progress(pose.error(target), _WINDOW, _RATE_FREE, _PATIENCE_FREE)
-    rng = random.Random(_SEED)
+    rng = None
     stalled = False
     iterations = 0
     while iterations < problem.max_iterations:
@@ -141,6 +141,7 @@ def run(problem):
                 # Nothing left to gain: out of reach, or restarts keep failing.
                 stalled = True
                 break
+            rng = rng or random.Random(_SEED)
             pose.set_rotations(chain, _pose.perturb(chain, table, best_rotations, rng, _KICK))
 
     if pole is not None:

@@ -300,7 +300,7 @@ def _run_limited(problem, table, normal):
 
     best, best_rotations = error, list(problem.start)
     progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
-    rng = random.Random(_SEED)
+    rng = None
     stalled = False
     iterations = 0
     while iterations < problem.max_iterations:
@@ -322,6 +322,7 @@ def _run_limited(problem, table, normal):
                 # Nothing left to gain: out of reach, or restarts keep failing.
                 stalled = True
                 break
+            rng = rng or random.Random(_SEED)
             pose.set_rotations(chain, _pose.perturb(chain, table, best_rotations, rng, _KICK))
     if pole is not None:
         pose.set_rotations(chain, best_rotations)
