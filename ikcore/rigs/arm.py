@@ -42,7 +42,7 @@ class ArmScene(Scene):
     """A three-joint arm reaching for a draggable, oriented target."""
 
     name = "arm"
-    default_method = "fabrik_dls"
+    default_method = "dls"
     default_max_iterations = 10
 
     def __init__(self):

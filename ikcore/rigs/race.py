@@ -180,4 +180,4 @@ class RaceScene(Scene):
                                    for lane in self.lanes]}}
 
     def camera(self):
-        return {"position": [0.0, 2.2, 7.5], "target": [0.0, 0.8, 0.0]}
+        return {"position": [0.0, 2.4, 10.5], "target": [0.0, 0.8, 0.0]}

@@ -68,6 +68,7 @@ from ..solve import METHODS, solver_module
 MAX_DT = 0.1
 #: Status codes of the ``chains`` section; ``running`` is a race lane still iterating.
 STATUS_CODES = STATUSES + ("running",)
+_CODE = {status: float(i) for i, status in enumerate(STATUS_CODES)}
 KINDS = {"bone": 0, "tip": 1, "body": 2, "link": 3}
 BONE, TIP, BODY, LINK = 0, 1, 2, 3
 STRIDE = 8
@@ -388,7 +389,7 @@ class Scene:
             out.append(target.radius)
         for limb in self.limbs:
             status, error, iterations = self.report(limb)
-            put((-1.0 if status is None else STATUS_CODES.index(status), error or 0.0, iterations, limb.ms))
+            put((_CODE.get(status, -1.0), error or 0.0, iterations, limb.ms))
         buf[0:len(out)] = array("d", out)
         return len(out)
 

@@ -244,16 +244,20 @@ class SpiderScene(Scene):
 
     def _needed_drop(self, q):
         """How far the body must come down for every planted foot to be within reach."""
-        (bx, by, bz), inv = self.body.world_position, rot.conjugate(q)
+        bx, by, bz = self.body.world_position
+        # Rows of R^T are R's columns: the body frame's axes in world coordinates.
+        m = rot.to_matrix(q)
         drop = 0.0
-        for hip, foot in zip(self.hips, self.gait.feet):
+        for (hx, hy, hz), foot in zip(self.hips, self.gait.feet):
             if foot.stepping:
                 continue
-            fx, fy, fz = rot.rotate(inv, (foot.position[0] - bx, foot.position[1] - by, foot.position[2] - bz))
-            dh = max(0.0, math.hypot(fx - hip[0], fz - hip[2]) - COXA)
-            depth = hip[1] - fy
+            x, y, z = foot.position[0] - bx, foot.position[1] - by, foot.position[2] - bz
+            fx = m[0] * x + m[3] * y + m[6] * z
+            fy = m[1] * x + m[4] * y + m[7] * z
+            fz = m[2] * x + m[5] * y + m[8] * z
+            dh = max(0.0, math.hypot(fx - hx, fz - hz) - COXA)
             if dh < FAR:
-                drop = max(drop, depth - math.sqrt(FAR * FAR - dh * dh))
+                drop = max(drop, hy - fy - math.sqrt(FAR * FAR - dh * dh))
         return drop
 
     def _aim(self, i):

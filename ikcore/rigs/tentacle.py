@@ -67,10 +67,10 @@ class TentacleScene(Scene):
             radii = [0.075 * (1.0 - 0.8 * (i + 0.5) / bones) for i in range(bones)]
             limb = self.add_limb(Limb(bound, radii, target=f"target{k}"))
             reach = limb.reach
-            # A curve around a point above and outside the root: within 0.25 .. 0.85 of the reach
-            # from the root wherever the crown turns (0.54 +- 0.26 of the reach, plus the sway).
-            center = (root[0] + 0.3 * reach * cx, 0.45 * reach, root[2] + 0.3 * reach * cz)
-            path = Lissajous(center=center, amplitude=(0.16 * reach, 0.12 * reach, 0.16 * reach),
+            # A curve around a point above and outside the root: within 0.35 .. 0.85 of the reach
+            # from the root wherever the crown turns (0.6 +- 0.21 of the reach, plus the sway).
+            center = (root[0] + 0.25 * reach * cx, 0.55 * reach, root[2] + 0.25 * reach * cz)
+            path = Lissajous(center=center, amplitude=(0.13 * reach, 0.1 * reach, 0.13 * reach),
                              frequency=(0.17 + 0.013 * k, 0.23 + 0.011 * k, 0.13 + 0.017 * k),
                              phase=(1.3 * k, 0.7 * k, 2.1 * k + 0.5))
             self.add_target(Target(f"target{k}", path(0.0), path=path, radius=0.06))
