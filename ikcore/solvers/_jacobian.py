@@ -309,10 +309,11 @@ def limit_directions(table, qs, R, j):
     bx, by, bz = _rotate(R, j, (hx, hy, hz))
     nx, ny, nz = cy * bz - cz * by, cz * bx - cx * bz, cx * by - cy * bx
     sn = math.sqrt(nx * nx + ny * ny + nz * nz)
-    if cone < math.pi and math.atan2(sn, cx * bx + cy * by + cz * bz) >= cone - EDGE:
+    cos_swing = cx * bx + cy * by + cz * bz
+    if cone < math.pi and math.atan2(sn, cos_swing) >= cone - EDGE:
         if sn > 1e-9:
             out.append((nx / sn, ny / sn, nz / sn))
-        else:  # at the rest direction with a zero cone: every swing is outward
+        elif cos_swing > 0.0:  # at the rest direction with a zero cone: every swing is outward
             for p in _basis_without([(bx, by, bz)]):
                 out += (p, (-p[0], -p[1], -p[2]))
     if not full:
