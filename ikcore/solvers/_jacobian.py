@@ -162,21 +162,22 @@ def apply_step(chain, table, qs, R, W, scale=1.0):
     """Turn joint ``j`` by world rotation vector ``scale W[3j:3j+3]``; the new ``(qs, P, R)``.
 
     ``q_j <- exp(R_{j-1}^-1 w_j) q_j`` (``R`` the current world rotations), then
-    joint ``j``'s limits (``table``: :func:`~ikcore.solvers._pose.limit_table`);
+    joint ``j``'s limits (``table``: :func:`~ikcore.solvers._pose.limit_table`,
+    or ``None`` for a chain without limits);
     a hinge adds the step's component along its axis to its angle. Forward
     kinematics runs in the same pass.
     """
+    sqrt, sin, cos = math.sqrt, math.sin, math.cos
     out = []
     px, py, pz = chain.points[0]
     P = [px, py, pz]
     nR = []
     rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0  # new world rotation
     pw, ax_, ay_, az_ = 1.0, 0.0, 0.0, 0.0  # current parent world rotation
-    offsets = chain.offsets
-    for j, (qw, qx, qy, qz) in enumerate(qs):
-        k = 3 * j
+    k = 0
+    for (qw, qx, qy, qz), (vx, vy, vz) in zip(qs, chain.offsets):
         wx, wy, wz = scale * W[k], scale * W[k + 1], scale * W[k + 2]
-        a = math.sqrt(wx * wx + wy * wy + wz * wz)
+        a = sqrt(wx * wx + wy * wy + wz * wz)
         if a > 1e-300:
             # The axis in the parent's frame: rotate w by the inverse parent rotation.
             tx = 2.0 * (az_ * wy - ay_ * wz)
@@ -185,33 +186,35 @@ def apply_step(chain, table, qs, R, W, scale=1.0):
             lx = wx + pw * tx - (ay_ * tz - az_ * ty)
             ly = wy + pw * ty - (az_ * tx - ax_ * tz)
             lz = wz + pw * tz - (ax_ * ty - ay_ * tx)
-            kind, hx, hy, hz, lo, hi, full, cone = table[j]
-            if kind == HINGE:
+            row = table[k // 3] if table else None
+            if row and row[0] == HINGE:
+                _, hx, hy, hz, lo, hi, full, _ = row
                 t = 2.0 * math.atan2(qx * hx + qy * hy + qz * hz, qw) + (lx * hx + ly * hy + lz * hz)
                 if not full:
                     t = clamp_angle(t, lo, hi)
-                h = math.sin(0.5 * t)
-                qw, qx, qy, qz = math.cos(0.5 * t), hx * h, hy * h, hz * h
+                h = sin(0.5 * t)
+                qw, qx, qy, qz = cos(0.5 * t), hx * h, hy * h, hz * h
             else:
                 h = 0.5 * a
-                s = math.sin(h) / a
-                ew, ex, ey, ez = math.cos(h), lx * s, ly * s, lz * s
+                s = sin(h) / a
+                ew, ex, ey, ez = cos(h), lx * s, ly * s, lz * s
                 qw, qx, qy, qz = (ew * qw - ex * qx - ey * qy - ez * qz,
                                   ew * qx + ex * qw + ey * qz - ez * qy,
                                   ew * qy - ex * qz + ey * qw + ez * qx,
                                   ew * qz + ex * qy - ey * qx + ez * qw)
-                n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+                n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
                 qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
-                if kind == BALL:
+                if row and row[0] == BALL:
+                    _, hx, hy, hz, lo, hi, full, cone = row
                     qw, qx, qy, qz = clamp_ball(qw, qx, qy, qz, hx, hy, hz, cone, lo, hi, full)
         out.append((qw, qx, qy, qz))
-        k = 4 * j
-        pw, ax_, ay_, az_ = R[k], R[k + 1], R[k + 2], R[k + 3]
+        i = k + k // 3  # 4 j
+        pw, ax_, ay_, az_ = R[i], R[i + 1], R[i + 2], R[i + 3]
+        k += 3
         rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
                           rw * qx + rx * qw + ry * qz - rz * qy,
                           rw * qy - rx * qz + ry * qw + rz * qx,
                           rw * qz + rx * qy - ry * qx + rz * qw)
-        vx, vy, vz = offsets[j]
         tx = 2.0 * (ry * vz - rz * vy)
         ty = 2.0 * (rz * vx - rx * vz)
         tz = 2.0 * (rx * vy - ry * vx)
@@ -689,9 +692,9 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
     tol = problem.tolerance * (1.0 - 1e-9)
     otol = problem.orientation_tolerance * (1.0 - 1e-9)
     budget = problem.max_iterations if max_iterations is None else max_iterations
-    table = limit_table(chain)
-    limited = [j for j, row in enumerate(table) if row[0] != FREE]
-    hinge_axes = {j: con.axis for j, con in enumerate(chain.joints) if isinstance(con, Hinge)}
+    table = limit_table(chain) if chain.limited else None
+    limited = [j for j, row in enumerate(table) if row[0] != FREE] if table else []
+    hinge_axes = {j: con.axis for j, con in enumerate(chain.joints) if isinstance(con, Hinge)} if table else {}
     plain = [j for j in range(n) if j not in hinge_axes]
     lam0 = damping * reach
     lam_min = 0.01 * lam0 if adaptive else lam0
@@ -715,7 +718,7 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
     best, best_F = qs, F
     rest_on = rest_weight > 0.0
     rest = None  # the rest cost, once the task is met
-    rng = random.Random(20261130)
+    rng = None  # made at the first restart: seeded, so every solve is repeatable
     lam = lam0
     restarts = 0
     stalled = False
@@ -821,6 +824,7 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
             if restart:
                 # Stuck or crawling: try again from near the best pose.
                 restarts += 1
+                rng = rng or random.Random(20261130)
                 qs = perturb(chain, best, rng, 0.2 + 0.1 * restarts)
                 P, R = forward(chain, qs)
                 e, pos, ang = residual(P, R, target, orientation, c)

@@ -10,8 +10,9 @@ bounded (no joint turns more than :data:`~ikcore.solvers._jacobian.MAX_STEP`),
 and a step that does not lower the error is retried damped, Levenberg-Marquardt
 fashion (``(J J^T + lambda^2 I)^-1`` with ``lambda`` from ``1e-3 x reach``, 16 times
 ``lambda^2`` per retry); each accepted step halves ``lambda`` back towards zero.
-So the undamped step is taken wherever it works, and damping only where it must. Jacobian, safeguards and the ``rest_weight``
-null-space motion (``(I - J^+ J) z``): :mod:`ikcore.solvers._jacobian`.
+So the undamped step is taken wherever it works, and damping only where it must.
+Jacobian, safeguards and the ``rest_weight`` null-space motion (``(I - J^+ J) z``):
+:mod:`ikcore.solvers._jacobian`.
 
 Options
 -------

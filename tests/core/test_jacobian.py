@@ -220,7 +220,8 @@ def test_apply_step_applies_the_limits_like_the_constraints(seed):
 def test_limit_directions_point_outward():
     chain = straight(2, [Hinge((0, 0, 1), -30, 30), BallSocket(40, -10, 10)])
     qs = [rot.from_axis_angle((0, 0, 1), math.radians(30)),
-          rot.multiply(rot.from_axis_angle((0, 1, 0), math.radians(40)), rot.from_axis_angle((1, 0, 0), math.radians(-10)))]
+          rot.multiply(rot.from_axis_angle((0, 1, 0), math.radians(40)),
+                       rot.from_axis_angle((1, 0, 0), math.radians(-10)))]
     qs = chain.clamp(qs)
     _, R = jac.forward(chain, qs)
     table = limit_table(chain)
