@@ -260,25 +260,37 @@ class SpiderScene(Scene):
                 drop = max(drop, hy - fy - math.sqrt(FAR * FAR - dh * dh))
         return drop
 
-    def _aim(self, i):
-        """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame."""
+    def _aim(self, i, m=None):
+        """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame.
+
+        ``m`` is the body's rotation matrix (:func:`ikcore.rotation.to_matrix`),
+        passed in when aiming every leg of one frame.
+        """
         bx, by, bz = self.body.world_position
+        if m is None:
+            m = rot.to_matrix(self.body.world_rotation)
         fx, fy, fz = self.targets[f"foot{i}"].position
-        lx, ly, lz = rot.rotate(rot.conjugate(self.body.world_rotation), (fx - bx, fy - by, fz - bz))
+        x, y, z = fx - bx, fy - by, fz - bz
         hx, hy, hz = self.hips[i]
-        lx, ly, lz = lx - hx, ly - hy, lz - hz
+        # The foot in the body frame (R^T times the offset), then from the hip.
+        lx = m[0] * x + m[3] * y + m[6] * z - hx
+        ly = m[1] * x + m[4] * y + m[7] * z - hy
+        lz = m[2] * x + m[5] * y + m[8] * z - hz
         base = self.bases[i]
         yaw = rot.wrap_angle(math.atan2(-lz, lx) - base) if abs(lx) + abs(lz) > 1e-9 else self.yaws[i]
         if self.params["constraints"]:
             yaw = max(-YAW_RANGE, min(YAW_RANGE, yaw))
         self.yaws[i] = yaw
-        self.coxae[i]._set(None, _yaw(base + yaw))
-        return rot.rotate(_yaw(-(base + yaw)), (lx, ly, lz))
+        a = base + yaw
+        self.coxae[i]._set(None, _yaw(a))
+        # Into the coxa's frame: turn by -a about y.
+        c, s = math.cos(a), math.sin(a)
+        return (c * lx - s * lz, ly, s * lx + c * lz)
 
     def solve(self):
+        m = rot.to_matrix(self.body.world_rotation)
         for i, limb in enumerate(self.limbs):
-            local = self._aim(i)
-            self.solve_limb(limb, local, pole=POLE, local=True)
+            self.solve_limb(limb, self._aim(i, m), pole=POLE, local=True)
 
     def limb_target(self, limb):
         return self.targets[limb.target].position

@@ -128,3 +128,14 @@ def test_terrain_grid_for_the_page():
     assert len(grid["heights"]) == n * n and grid["half"] == info["half"]
     h = grid["half"]
     assert grid["heights"][n + 2] == pytest.approx(s.terrain.height(-h + 2 * grid["step"], -h + grid["step"]))
+
+
+def test_the_coxa_turns_the_foot_into_the_legs_plane():
+    s = make_scene("spider")
+    for _ in range(50):
+        s.step(DT)
+    for i in range(8):
+        local = s._aim(i)
+        assert math.dist(local, s.skeleton.to_local(f"coxa{i}", s.targets[f"foot{i}"].position)) <= 1e-12
+        if abs(s.yaws[i]) < YAW_RANGE:
+            assert abs(local[2]) <= 1e-12  # in the plane of femur and tibia (the hinges' axis is z)
