@@ -9,21 +9,22 @@ straight rest pose along +x, as ikcore's cold solves. ikpy's own defaults stand
 (scipy least squares, its own stopping rule).
 """
 
+import importlib.util
 import warnings
 
 import numpy as np
 
-try:
-    import ikpy
-    from ikpy.chain import Chain as IkpyChain
-    from ikpy.link import OriginLink, URDFLink
-except ImportError:  # the benchmark reports ikpy as missing
-    ikpy = None
 
-IKPY_VERSION = None if ikpy is None else getattr(ikpy, "__version__", "?")
+def ikpy_version():
+    """The installed ikpy's version, or None (imported only when asked: it pulls in scipy and sympy)."""
+    if importlib.util.find_spec("ikpy") is None:
+        return None
+    import ikpy
+    return getattr(ikpy, "__version__", "?")
 
 
 def _link(name, offset, axis=None):
+    from ikpy.link import URDFLink
     kind = {} if axis is not None else {"joint_type": "fixed"}
     return URDFLink(name=name, origin_translation=list(offset), origin_orientation=[0.0, 0.0, 0.0],
                     rotation=None if axis is None else list(axis), **kind)
@@ -31,6 +32,8 @@ def _link(name, offset, axis=None):
 
 def ikpy_chain(points):
     """An ikpy chain equivalent to a free ikcore chain on rest ``points``."""
+    from ikpy.chain import Chain as IkpyChain
+    from ikpy.link import OriginLink
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         links = [OriginLink()]

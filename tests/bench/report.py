@@ -26,7 +26,9 @@ def us(value):
 
 
 def ratio(value):
-    return None if value is None else f"{value:.2f}x"
+    if value is None:
+        return None
+    return f"{value:,.0f}x" if value >= 100 else f"{value:.2f}x"
 
 
 def big_ratio(value):

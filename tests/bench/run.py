@@ -72,7 +72,7 @@ def headline(results):
                          f"(ikcore.solve), {d['passes']:.2f}x passes only")
     for n in (3, 10, 30, 100):
         if n in cp and "vs_ikpy" in cp[n]:
-            lines.append(f"- FABRIK vs ikpy {peers.IKPY_VERSION}, N = {n}: {cp[n]['vs_ikpy']:,.0f}x faster")
+            lines.append(f"- FABRIK vs ikpy {peers.ikpy_version()}, N = {n}: {cp[n]['vs_ikpy']:,.0f}x faster")
     b = results.get("batch", {}).get((10, 1000))
     if b:
         lines.append(f"- solve_batch, K = 1000, N = 10: {b['vs_loop']:.2f}x the time of a loop of solve, "
@@ -100,7 +100,7 @@ def main(argv=None):
                  methods=args.methods.split(",") if args.methods else None)
 
     versions = {"ikcore": ikcore.__version__, "numpy": np.__version__,
-                "ikpy": peers.IKPY_VERSION or "not installed"}
+                "ikpy": peers.ikpy_version() or "not installed"}
     command = "python -m tests.bench.run " + " ".join(argv if argv is not None else sys.argv[1:])
     parts, results = [], {}
     started = time.perf_counter()

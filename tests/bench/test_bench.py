@@ -1,0 +1,82 @@
+"""The speed targets of issue 7, checked on the standard problems (``pytest -m benchmark tests/bench``).
+
+Deselected from the default run (pyproject's addopts): they take minutes and
+their verdict depends on the machine's load. Each compares implementations timed
+side by side in one run (interleaved, medians), as the benchmark does.
+"""
+
+import statistics
+
+import numpy as np
+import pytest
+
+import ikcore
+from ikcore.solvers import fabrik
+
+from . import batched, problems, reference, run, solves
+from .timing import Impl, median_ratio, run_interleaved
+
+pytestmark = pytest.mark.benchmark
+
+
+def fabrik_vs_floor(n):
+    chain = problems.free_chain(n)
+    targets = problems.targets_3d(n)
+    tol = 1e-3 * chain.reach
+    impls = [Impl("floor", solves._floor_fn(n, targets, tol, fabrik.MAX_ITERATIONS), range(len(targets)), 3.0, 9),
+             Impl("fabrik", solves._solve_fn(chain, targets, "fabrik"), range(len(targets)), 3.0, 9)]
+    run_interleaved(impls, len(targets))
+    # Same work: the same iterations on every target.
+    assert [impls[0].results[j][0] for j in range(len(targets))] == \
+        [impls[1].results[j][0] for j in range(len(targets))]
+    return median_ratio(impls[1], impls[0])
+
+
+@pytest.mark.parametrize("n, limit", [(10, 2.5), (30, 1.5), (100, 1.5)])
+def test_fabrik_near_the_floor_with_rotations(n, limit):
+    r = fabrik_vs_floor(n)
+    assert r <= limit, f"ikcore.solve FABRIK takes {r:.2f}x the plain-lists floor at N = {n} (target {limit}x)"
+
+
+def test_solve_batch_beats_the_loop_and_matches_the_reference():
+    cfg = run.Config()
+    by = batched.measure(10, 1000, cfg)
+    per = {name: impl.median_us(0) for name, impl in by.items()}
+    assert per["solve_batch"] < per["loop of solve"], per
+    assert per["solve_batch"] <= 1.2 * per["numpy reference"], per
+    assert by["solve_batch"].results[0][1] == 1000
+
+
+def test_batch_reference_solves_the_batch():
+    n, k = 10, 200
+    targets = np.array(problems.targets_batch(n, k))
+    start = np.zeros((n + 1, k, 3))
+    start[:, :, 0] = np.arange(n + 1)[:, None]
+    p, it, err = reference.fabrik_numpy_batch(start, [1.0] * n, targets, 1e-3 * n, 100)
+    assert (err <= 1e-3 * n).all()
+    assert np.allclose(np.linalg.norm(np.diff(p, axis=0), axis=2), 1.0)
+    b = ikcore.solve_batch(problems.free_chain(n), targets)
+    assert it == max(b.iterations)
+
+
+def test_floor_is_fabrik():
+    """The floor reaches the same poses as ikcore's FABRIK, in the same iterations."""
+    n = 10
+    chain = problems.free_chain(n)
+    xs = [float(i) for i in range(n + 1)]
+    zeros = [0.0] * (n + 1)
+    for t in problems.targets_3d(n)[:20]:
+        px, py, pz, it, err = reference.fabrik_floor(xs, zeros, zeros, [1.0] * n, t, 1e-3 * n, 100)
+        s = ikcore.solve(chain, t)
+        assert it == s.iterations
+        assert np.allclose(np.array([px, py, pz]).T, s.positions, atol=1e-9)
+
+
+def test_quick_run_writes_the_report(tmp_path):
+    out = tmp_path / "bench.md"
+    results = run.main(["--quick", "--section", "cpython,batch", "--sizes", "3", "--methods", "fabrik,two_bone",
+                        "--out", str(out)])
+    text = out.read_text()
+    assert "| fabrik | 3 |" in text and "| two_bone | 2 |" in text and "solve_batch" in text
+    assert 3 in results["cpython"] and (10, 1000) in results["batch"]
+    assert statistics.median([results["batch"][(10, k)]["vs_loop"] for k in problems.BATCH_SIZES]) > 0
