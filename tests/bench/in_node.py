@@ -1,7 +1,7 @@
 """Section ``pyodide``: the same cold solves in Pyodide under Node, against CPython.
 
-A Node process (``pyodide_solves.mjs``) loads ikcore's wheel from ``dist/`` into
-Pyodide and runs :mod:`solve_block`, the same timing code CPython runs here. The
+A Node process (``pyodide_solves.mjs``) loads ikcore's wheel (rebuilt from the
+working tree by ``./build/wheel`` first, a no-op when unchanged) into Pyodide and runs :mod:`solve_block`, the same timing code CPython runs here. The
 two take turns block by block (one method and N, every target once), several
 times; per target the median of each side is taken, and the table gives medians
 of per-target Pyodide / CPython time ratios.
@@ -29,8 +29,6 @@ def _missing():
         return "node is not installed"
     if not os.path.isfile(os.path.join(ROOT, "node_modules", "pyodide", "package.json")):
         return "node_modules/pyodide is missing (./build/setup installs it)"
-    if not glob.glob(os.path.join(ROOT, "dist", "ikcore-*-py3-none-any.whl")):
-        return "no wheel in dist/ (./build/wheel builds it)"
     return None
 
 
@@ -61,6 +59,18 @@ class PyodideNode:
         self.proc.wait(timeout=60)
 
 
+def _current_wheel():
+    """Build the wheel from the working tree with ./build/wheel (quick when unchanged); its path, or None."""
+    script = os.path.join(ROOT, "build", "wheel")
+    if not os.access(script, os.X_OK):
+        return None
+    done = subprocess.run([script], cwd=ROOT, capture_output=True, text=True)
+    lines = done.stdout.split()
+    if done.returncode != 0 or not lines or not os.path.isfile(lines[-1]):
+        return None
+    return lines[-1]
+
+
 def _wheel_note(wheel):
     sources = glob.glob(os.path.join(ROOT, "ikcore", "**", "*.py"), recursive=True)
     newest = max(os.path.getmtime(p) for p in sources)
@@ -73,7 +83,12 @@ def section(cfg):
     why = _missing()
     if why:
         return f"## Pyodide in Node\n\nNot run: {why}.", {}
-    wheel = sorted(glob.glob(os.path.join(ROOT, "dist", "ikcore-*-py3-none-any.whl")))[-1]
+    wheel = _current_wheel()
+    if wheel is None:
+        found = sorted(glob.glob(os.path.join(ROOT, "dist", "ikcore-*-py3-none-any.whl")))
+        if not found:
+            return "## Pyodide in Node\n\nNot run: no wheel in dist/ and ./build/wheel could not build one.", {}
+        wheel = found[-1]
     node = PyodideNode(wheel)
     rows, ratios_all = [], []
     try:
