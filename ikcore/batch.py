@@ -146,8 +146,7 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
         raw, starts = (None, None) if starts is None else _array_starts(starts, len(targets), chain.size)
     else:
         targets = _list_targets(targets)
-        if starts is not None:
-            starts = _list_starts(starts, len(targets), chain.size)
+        raw = None if starts is None else _list_starts(starts, len(targets), chain.size)
     # One request validates method, tolerance, iteration cap and options for every copy.
     first = targets[0] if len(targets) else chain.points[-1]
     problem = make_problem(chain, tuple(first), method, None, tolerance, max_iterations, None, None, None,
@@ -155,7 +154,8 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
     tol, cap = problem.tolerance, problem.max_iterations
     if vectorised and len(targets) >= MIN_VECTOR_BATCH:
         return _fabrik_numpy(chain, targets, starts, raw, tol, cap)
-    sols = [solve(chain, t, method, start=None if starts is None else starts[k], tolerance=tol,
+    # Each copy through solve(), from its start as given: exactly a direct call's result.
+    sols = [solve(chain, t, method, start=None if raw is None else raw[k], tolerance=tol,
                   max_iterations=cap, **method_options)
             for k, t in enumerate(targets)]
     positions = [s.positions for s in sols]

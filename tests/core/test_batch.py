@@ -96,6 +96,9 @@ def test_small_batches_loop_solve(monkeypatch):
     chain = straight(5)
     tgts = [(2.0, 2.0, 1.0), (0.0, 7.0, 0.0), (-1.0, 1.0, -2.0)]
     assert_matches(chain, ikcore.solve_batch(chain, tgts), scalar(chain, tgts), exact=True)
+    starts = np.tile([0.9, 0.1, 0.3, 0.2], (3, 5, 1))       # not unit: solve() normalises them
+    assert_matches(chain, ikcore.solve_batch(chain, tgts, starts=starts), scalar(chain, tgts, starts=starts),
+                   exact=True)
     calls = []
     monkeypatch.setattr(batch, "solve", lambda *a, **k: calls.append(1))
     ikcore.solve_batch(chain, tgts + [(1.0, 1.0, 1.0)])
