@@ -5,7 +5,8 @@ Fixtures
 ``site_server``  ``dist/site`` served by ``build/serve`` on a free port (``Cache-Control: no-store``).
 ``serve``        a factory: ``serve(folder, headers={...})`` starts another server (a tampered copy of
                  the site, a Content-Security-Policy header) for the rest of the session.
-``demo``         a fresh Chromium (new empty profile, the flags of STACK.md) with one page; every
+``demo``         a new context of Chromium (launched once per session with a new empty profile and the
+                 flags of STACK.md; each test gets its own cache and storage) with one page; every
                  request, console message and uncaught page error is recorded. ``demo.open(url)``
                  loads the page, ``demo.wait_loaded()`` waits until it is ready or has failed.
 
@@ -37,6 +38,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 #: Loading the runtime takes 3-5 s on an idle machine; a loaded CI runner can take several times that.
 LOAD_TIMEOUT_MS = 120_000
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
+#: Small enough for software WebGL (SwiftShader) to draw several frames a second on a busy runner.
+VIEWPORT = {"width": 960, "height": 600}
 
 
 class Server:
@@ -83,14 +86,17 @@ def site_server(built, serve):
 
 
 @pytest.fixture(scope="session")
-def playwright_driver():
+def chromium():
+    """Debian's Chromium, launched once per session with a new empty profile (a temporary folder)."""
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (./build/test does), "
                     "or deselect browser tests with -m 'not browser'", pytrace=False)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
-        yield driver
+        browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield browser
+        browser.close()
 
 
 class Demo:
@@ -103,6 +109,7 @@ class Demo:
         self.console = []
         self.page_errors = []
         self.allowed = []
+        self.hosts = {"127.0.0.1"}
         context.on("request", lambda request: self.requests.append(request.url))
         self.page = context.pages[0] if context.pages else context.new_page()
         self.page.on("console", lambda message: self.console.append((message.type, message.text)))
@@ -112,6 +119,10 @@ class Demo:
             "window.__cspViolations = [];"
             "document.addEventListener('securitypolicyviolation', e => window.__cspViolations.push("
             "`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));")
+
+    def allow_host(self, host):
+        """Let requests to ``host`` through: the test answers them itself (``context.route``)."""
+        self.hosts.add(host)
 
     def allow_console_error(self, pattern):
         """Let console errors matching ``pattern`` (a regex) through: the test expects them."""
@@ -167,7 +178,7 @@ class Demo:
         for url in self.requests:
             if url.startswith(LOCAL_SCHEMES):
                 continue
-            if urlsplit(url).hostname != "127.0.0.1":
+            if urlsplit(url).hostname not in self.hosts:
                 out.append(f"request outside 127.0.0.1: {url}")
         for kind, text in self.console:
             if kind == "error" and not any(p.search(text) for p in self.allowed):
@@ -177,16 +188,14 @@ class Demo:
 
     def screenshot(self):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        name = re.sub(r"[^\w.-]+", "_", self.name).strip("_")
+        name = re.sub(r"[^\w.-]+", "_", self.name).strip("_")[:100]
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 @pytest.fixture
-def demo(playwright_driver, tmp_path, request):
-    """A fresh Chromium with an empty profile and one page, watched (see the module docstring)."""
-    context = playwright_driver.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
-        viewport={"width": 1200, "height": 750}, service_workers="block")
+def demo(chromium, request):
+    """A new browser context (its own empty cache and storage) with one page, watched (see above)."""
+    context = chromium.new_context(viewport=VIEWPORT, service_workers="block")
     watched = Demo(context, request.node.name)
     request.node.ikcore_demo = watched
     yield watched
@@ -199,12 +208,16 @@ def demo(playwright_driver, tmp_path, request):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     """After a test's body: fail it for foreign requests, console errors and uncaught page errors."""
-    result = yield
-    watched = getattr(item, "ikcore_demo", None)
-    if watched is not None:
-        problems = watched.problems()
-        if problems:
-            pytest.fail("the page broke the harness's rules:\n  " + "\n  ".join(problems), pytrace=False)
+    problems = []
+    try:
+        result = yield
+    finally:
+        watched = getattr(item, "ikcore_demo", None)
+        problems = watched.problems() if watched is not None else []
+        if problems:  # shown even when the test failed for another reason first
+            item.add_report_section("call", "harness", "\n".join(problems))
+    if problems:
+        pytest.fail("the page broke the harness's rules:\n  " + "\n  ".join(problems), pytrace=False)
     return result
 
 

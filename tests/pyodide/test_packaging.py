@@ -1,4 +1,4 @@
-"""The wheel is registered in the vendored pyodide-lock.json, so the page loads it by name, checked."""
+"""The wheel: reproducible, and registered in the vendored pyodide-lock.json so the page loads it by name."""
 
 import hashlib
 import importlib.machinery
@@ -6,6 +6,8 @@ import importlib.util
 import json
 import shutil
 import subprocess
+import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -56,3 +58,34 @@ def test_fallback_writes_what_pyodide_build_writes(built, tmp_path):
     fallback = json.loads((tmp_path / "fallback" / "pyodide-lock.json").read_text())
     assert fallback["packages"]["ikcore"] == tool["packages"]["ikcore"]
     assert fallback == tool
+
+
+def copy_sources(target):
+    """The files build/wheel reads, copied with fresh timestamps, and the project's .venv beside them."""
+    target.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / name, target / name)
+    shutil.copytree(ROOT / "ikcore", target / "ikcore", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(ROOT / "build", target / "build")
+    (target / ".venv").symlink_to(ROOT / ".venv")
+
+
+def test_wheel_is_reproducible(built, tmp_path):
+    wheels = []
+    for name in ("one", "two"):
+        copy_sources(tmp_path / name)
+        run = subprocess.run([str(tmp_path / name / "build" / "wheel")], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        wheels.append(Path(run.stdout.strip().splitlines()[-1]))
+        time.sleep(1.1)  # the second copy's files are a second younger
+    assert sha256(wheels[0]) == sha256(wheels[1])
+    # And the working tree's own wheel (build/wheel again: it is instant when the sources did not change).
+    ours = subprocess.run([str(ROOT / "build" / "wheel")], capture_output=True, text=True, check=True)
+    assert sha256(wheels[0]) == sha256(Path(ours.stdout.strip().splitlines()[-1]))
+    with zipfile.ZipFile(wheels[0]) as z:
+        infos = z.infolist()
+    assert {i.date_time for i in infos} == {(1980, 1, 1, 0, 0, 0)}
+    # The checkout's file modes do not leak in (RECORD's own mode is fixed by the wheel writer).
+    assert {(i.external_attr >> 16) & 0o777 for i in infos if not i.filename.endswith("/RECORD")} == {0o644}
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "ikcore").rglob("*.py")}
+    assert sources <= {i.filename for i in infos}
