@@ -1,6 +1,7 @@
 """A serial chain of bones: rest points, joint limits, forward kinematics."""
 
 import math
+from math import sqrt
 
 from .checks import check_points, check_rotations
 from .constraints import Constraint
@@ -123,6 +124,35 @@ class Chain:
             pz += vz + rw * tz + (rx * ty - ry * tx)
             out.append((px, py, pz))
         return out
+
+    def _settle(self, qs):
+        """Normalise ``qs`` and run forward kinematics in one pass (internal, hot).
+
+        Returns the unit rotations, the points and the last world rotation.
+        """
+        px, py, pz = self.points[0]
+        out = [(px, py, pz)]
+        units = []
+        rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
+        for (qw, qx, qy, qz), (vx, vy, vz) in zip(qs, self.offsets):
+            n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+            qw /= n
+            qx /= n
+            qy /= n
+            qz /= n
+            units.append((qw, qx, qy, qz))
+            rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
+                              rw * qx + rx * qw + ry * qz - rz * qy,
+                              rw * qy - rx * qz + ry * qw + rz * qx,
+                              rw * qz + rx * qy - ry * qx + rz * qw)
+            tx = 2.0 * (ry * vz - rz * vy)
+            ty = 2.0 * (rz * vx - rx * vz)
+            tz = 2.0 * (rx * vy - ry * vx)
+            px += vx + rw * tx + (ry * tz - rz * ty)
+            py += vy + rw * ty + (rz * tx - rx * tz)
+            pz += vz + rw * tz + (rx * ty - ry * tx)
+            out.append((px, py, pz))
+        return units, out, (rw, rx, ry, rz)
 
     def world_rotations(self, rotations):
         """World rotations ``R_i = q_0 ... q_i`` of each joint (unchecked)."""

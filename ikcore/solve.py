@@ -116,17 +116,15 @@ def judge(problem, method, rotations, iterations, errors, stalled):
     recomputed from them, and the status follows from the returned pose alone.
     """
     chain = problem.chain
-    rotations = [rot.normalize(q) for q in rotations]
     if chain.limited:
-        rotations = chain.clamp(rotations)
-    positions = chain._forward(rotations)
+        rotations = chain.clamp([rot.normalize(q) for q in rotations])
+    rotations, positions, last = chain._settle(rotations)
     # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
     error = math.dist(positions[-1], problem.target)
     errors = list(errors) if errors else [error]
     errors[-1] = error
     orientation_error = None
     if problem.orientation is not None:
-        last = chain.world_rotations(rotations)[-1]
         orientation_error = rot.angle_between(last, problem.orientation)
     if error <= problem.tolerance and (orientation_error is None
                                        or orientation_error <= problem.orientation_tolerance):
