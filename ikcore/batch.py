@@ -154,6 +154,10 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
     tol, cap = problem.tolerance, problem.max_iterations
     if vectorised and len(targets) >= MIN_VECTOR_BATCH:
         return _fabrik_numpy(chain, targets, starts, raw, tol, cap)
+    if vectorised:
+        # Plain floats: solve() validates them faster than numpy scalars.
+        targets = targets.tolist()
+        raw = None if raw is None else raw.tolist()
     # Each copy through solve(), from its start as given: exactly a direct call's result.
     sols = [solve(chain, t, method, start=None if raw is None else raw[k], tolerance=tol,
                   max_iterations=cap, **method_options)
