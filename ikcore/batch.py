@@ -21,7 +21,7 @@ at once: ``R_i = arc(s_i, b_i) S_i`` from the start's bone directions ``s_i`` an
 world rotations ``S_i`` to the final directions ``b_i``, ``q_i = R_{i-1}^{-1} R_i``
 (convention in :mod:`ikcore.rotation`).
 
-Other methods, limited chains (their constrained passes are sequential per
+numpy is imported on the first call, never with ikcore. Other methods, limited chains (their constrained passes are sequential per
 joint and per chain), batches smaller than :data:`MIN_VECTOR_BATCH` (where a
 numpy call's fixed cost outweighs the work it does, so the loop is faster) and
 an interpreter without numpy loop :func:`ikcore.solve`.
@@ -37,10 +37,21 @@ from .solution import CONVERGED, MAX_ITERATIONS, UNREACHABLE
 from .solve import make_problem, solve
 from .solvers import fabrik as _fabrik
 
-try:
-    import numpy as np
-except ImportError:  # numpy is optional: without it every chain goes through solve().
-    np = None
+# numpy is optional and imported on the first batch, not with ikcore: None when it
+# is missing (every chain then goes through solve()).
+_UNSET = object()
+np = _UNSET
+
+
+def _load_numpy():
+    global np
+    if np is _UNSET:
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        np = numpy
+    return np
 
 # Below this many chains the vectorised passes are slower than a loop of solve():
 # each numpy call costs ~1 us whatever its size, and the batch iterates until its
@@ -95,7 +106,7 @@ class BatchSolution:
     def converged(self):
         """Per chain, ``status == "converged"`` (a bool array with numpy)."""
         flags = [s == CONVERGED for s in self.status]
-        return flags if np is None else np.array(flags, dtype=bool)
+        return flags if _load_numpy() is None else np.array(flags, dtype=bool)
 
     def counts(self):
         """``{status: number of chains}`` for the statuses that occur."""
@@ -140,7 +151,7 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
     """
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
-    vectorised = np is not None and method == "fabrik" and not chain.limited and not method_options
+    vectorised = _load_numpy() is not None and method == "fabrik" and not chain.limited and not method_options
     if vectorised:
         targets = _array_targets(targets)
         raw, starts = (None, None) if starts is None else _array_starts(starts, len(targets), chain.size)
