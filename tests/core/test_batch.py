@@ -1,6 +1,9 @@
 """solve_batch: per chain, what solve returns; vectorised FABRIK with numpy, a loop without."""
 
 import math
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -186,6 +189,17 @@ def test_without_numpy_the_batch_loops_solve(case):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(batch, "np", None)
         assert isinstance(got.converged, list)
+
+
+def test_numpy_is_optional():
+    """With numpy unimportable, ikcore imports and solve_batch loops solve(), returning lists."""
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "import ikcore\n"
+            "b = ikcore.solve_batch(ikcore.Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)]), [(1, 1, 0)] * 200)\n"
+            "assert isinstance(b.positions, list) and b.converged == [True] * 200, b\n")
+    root = pathlib.Path(ikcore.__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 def test_empty_batch():
