@@ -5,6 +5,10 @@ The public API, on one screen::
     chain = ikcore.Chain(points, joints=None)
     sol = ikcore.solve(chain, target, method="fabrik", ...)
     batch = ikcore.solve_batch(chain, targets, method="fabrik", ...)   # K copies at once
+    skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
+    pose = ikcore.load_pose(json_text)                                   # the page's "Download pose"
+
+Scenes the page animates: :mod:`ikcore.rigs`.
 
 Rotation convention: :mod:`ikcore.rotation`.
 """
@@ -14,6 +18,8 @@ from .batch import BatchSolution, solve_batch
 from .chain import Chain
 from .constraints import BallSocket, Constraint, Hinge
 from .errors import IKError
+from .pose import dump_pose, load_pose
+from .skeleton import BoundChain, Node, Skeleton
 from .solution import STATUSES, Solution
 from .solve import METHODS, solve
 
@@ -22,12 +28,17 @@ __version__ = "0.1.0"
 __all__ = [
     "BallSocket",
     "BatchSolution",
+    "BoundChain",
     "Chain",
     "Constraint",
     "Hinge",
     "IKError",
     "METHODS",
+    "Node",
     "STATUSES",
+    "Skeleton",
+    "dump_pose",
+    "load_pose",
     "Solution",
     "rotation",
     "solve",

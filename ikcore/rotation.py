@@ -105,12 +105,19 @@ def between(u, v):
     nv = math.sqrt(vx * vx + vy * vy + vz * vz)
     if nu < 1e-300 or nv < 1e-300:
         return IDENTITY
-    d = (ux * vx + uy * vy + uz * vz) / (nu * nv)
-    if d < -1.0 + 1e-12:
+    cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    s = math.sqrt(cx * cx + cy * cy + cz * cz)
+    d = ux * vx + uy * vy + uz * vz
+    if s <= 1e-15 * nu * nv:
+        if d > 0.0:
+            return IDENTITY
         px, py, pz = perpendicular(u)
         return (0.0, px, py, pz)
-    w = nu * nv + (ux * vx + uy * vy + uz * vz)
-    return normalize((w, uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx))
+    # Axis from the cross product and angle from atan2: no cancellation near
+    # opposite directions, where w = |u||v| + u.v loses every digit.
+    half = 0.5 * math.atan2(s, d)
+    k = math.sin(half) / s
+    return (math.cos(half), cx * k, cy * k, cz * k)
 
 
 def angle(q):
