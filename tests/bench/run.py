@@ -116,7 +116,8 @@ def main(argv=None):
 
     doc = ["# ikcore benchmarks", "",
            report.machine(ROOT, versions),
-           f"- Command: `{command.strip()}` ({elapsed / 60:.1f} minutes)", "",
+           f"- Command: `{command.strip()}` ({elapsed / 60:.1f} minutes); dependencies: "
+           "`pip install -r tests/bench/requirements.txt`", "",
            "Standard problems: N unit bones on a straight rest pose along +x, 50 targets per N from "
            "`numpy.random.default_rng(12345 + N)`, radius U[0.2, 0.95] x reach L; success means "
            "|effector - target| ≤ 1e-3 L (the default tolerance). The floor is FABRIK over three flat float "
