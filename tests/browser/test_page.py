@@ -7,9 +7,7 @@ import math
 import re
 import time
 
-import numpy
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 import ikcore
 
@@ -22,6 +20,8 @@ def import_map_hash(html):
 
 def canvas_image(page):
     """The canvas alone: the HUD and the GUI panel that float over it are hidden for the shot."""
+    from PIL import Image
+
     page.add_style_tag(content="#hud, .lil-gui { visibility: hidden !important; }")
     return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
 
@@ -49,6 +49,10 @@ def test_page_reaches_ready_state(demo, site_server):
 
 
 def test_canvas_shows_a_rendered_scene(demo, site_server):
+    # Imported here so that collecting this file (to deselect it) needs neither.
+    import numpy
+    from PIL import ImageChops, ImageStat
+
     demo.open(site_server)
     demo.wait_ready()
     page = demo.page
