@@ -86,4 +86,8 @@ def machine(root, versions):
         + ", ".join(f"{k} {v}" for k, v in versions.items()),
         f"- ikcore commit: {_git_commit(root)}",
     ]
+    if hasattr(os, "getloadavg"):
+        out.append("- Load average at the end of the run (1, 5, 15 min): "
+                   + ", ".join(f"{v:.1f}" for v in os.getloadavg())
+                   + f" on {os.cpu_count()} cores (other work on the machine slows every implementation alike)")
     return "\n".join(out)
