@@ -89,5 +89,5 @@ def machine(root, versions):
     if hasattr(os, "getloadavg"):
         out.append("- Load average at the end of the run (1, 5, 15 min): "
                    + ", ".join(f"{v:.1f}" for v in os.getloadavg())
-                   + f" on {os.cpu_count()} cores (other work on the machine slows every implementation alike)")
+                   + f" on {os.cpu_count()} cores (other work on the machine adds noise; interleaving spreads it over all implementations)")
     return "\n".join(out)
