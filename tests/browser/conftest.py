@@ -4,7 +4,7 @@ Fixtures
 --------
 ``site_server``  ``dist/site`` served by ``build/serve`` on a free port (``Cache-Control: no-store``).
 ``serve``        a factory: ``serve(folder, headers={...})`` starts another server (a tampered copy of
-                 the site, a Content-Security-Policy header) for the rest of the session.
+                 the site, a Content-Security-Policy header) for the test.
 ``demo``         a new context of Chromium (launched once per session with a new empty profile and the
                  flags of STACK.md; each test gets its own cache and storage) with one page; every
                  request, console message and uncaught page error is recorded. ``demo.open(url)``
@@ -18,8 +18,10 @@ error or raised an uncaught error, unless the test allowed that console error wi
 Chromium missing is a failure, not a skip: deselect these tests with ``-m "not browser"``.
 """
 
+import ctypes
 import os
 import re
+import signal
 import shutil
 import subprocess
 import sys
@@ -42,6 +44,12 @@ LOCAL_SCHEMES = ("data:", "blob:", "about:")
 VIEWPORT = {"width": 960, "height": 600}
 
 
+def _die_with_parent():
+    """In the child: end when the test process ends, even if it is killed before its teardown."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 class Server:
     """``build/serve`` in a subprocess."""
 
@@ -49,7 +57,8 @@ class Server:
         cmd = [sys.executable, str(ROOT / "build" / "serve"), "--dir", str(folder), "--port", "0", "--quiet"]
         for name, value in (headers or {}).items():
             cmd += ["--header", f"{name}: {value}"]
-        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=_die_with_parent if sys.platform == "linux" else None)
         line = self.process.stdout.readline()
         if " at " not in line:
             self.process.kill()
@@ -64,25 +73,26 @@ class Server:
             self.process.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def serve():
-    servers = {}
+    """``serve(folder, headers=None)``: the URL of a new server for this test (stopped after it)."""
+    servers = []
 
     def start(folder, headers=None):
-        key = (str(folder), tuple(sorted((headers or {}).items())))
-        if key not in servers:
-            servers[key] = Server(folder, headers)
-        return servers[key].url
+        servers.append(Server(folder, headers))
+        return servers[-1].url
 
     yield start
-    for server in servers.values():
+    for server in servers:
         server.stop()
 
 
 @pytest.fixture(scope="session")
-def site_server(built, serve):
-    """The URL of ``dist/site`` (ends with ``/``)."""
-    return serve(built / "site")
+def site_server(built):
+    """The URL of ``dist/site`` (ends with ``/``), served for the whole session."""
+    server = Server(built / "site")
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture(scope="session")
@@ -93,6 +103,8 @@ def chromium():
                     "or deselect browser tests with -m 'not browser'", pytrace=False)
     from playwright.sync_api import sync_playwright
 
+    # This run's screenshots only.
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield browser

@@ -145,7 +145,7 @@ def test_missing_wheel_is_reported(demo, site_copy, serve):
     ("vendor/pyodide/pyodide.mjs", "/vendor/pyodide/pyodide.mjs answered HTTP 404"),
     ("vendor/pyscript/dist/core.js", "/vendor/pyscript/dist/core.js answered HTTP 404"),
     ("vendor/three/build/three.core.js", "/vendor/three/build/three.core.js answered HTTP 404"),
-])
+], ids=["wasm", "pyodide", "pyscript", "three"])
 def test_missing_file_is_reported_at_once(demo, site_copy, serve, missing, expected):
     site_copy.remove(missing)
     demo.allow_console_error(r"404|Failed to fetch|ikcore demo|module script|Failed to load|dynamically imported")
