@@ -117,20 +117,30 @@ function updateHud(now) {
   document.getElementById("hud-text").textContent = lines.join("\n");
 }
 
+/** Stop the loop for good and say why: a Python exception (with its traceback) or a page error. */
+function stop(error) {
+  stopped = true;
+  errorMessage = shortMessage(error);
+  const python = error?.constructor?.name === "PythonError";
+  boot.fail("frame", python ? String(error.message) : String(error?.stack ?? error),
+    python ? "The animation stopped: Python raised an error" : "The animation stopped: the page raised an error");
+}
+
 function loop(now) {
   if (stopped) return;
   requestAnimationFrame(loop);
+  try {
+    frameBody(now);
+  } catch (error) {
+    stop(error);
+  }
+}
+
+function frameBody(now) {
   const dt = lastNow === null ? 0 : Math.min((now - lastNow) / 1000, 0.1);
   lastNow = now;
   const t0 = performance.now();
-  try {
-    frame = py.step(dt);
-  } catch (error) {
-    stopped = true;
-    errorMessage = shortMessage(error);
-    boot.fail("frame", String(error?.message ?? error));
-    return;
-  }
+  frame = py.step(dt);
   pyLast = performance.now() - t0;
   pyTimes[pyCount % TIMING_WINDOW] = pyLast;
   pyCount++;

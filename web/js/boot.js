@@ -88,15 +88,18 @@ function stage(name) {
   stageItem(name).dataset.state = "active";
 }
 
-/** Stop loading and show `message` for the current stage (or `where`). */
-function fail(where, message) {
+/**
+ * Stop and show `message`: while loading, as the failure of the current stage (or `where`); after
+ * loading, under `title` (default: the animation stopped).
+ */
+function fail(where, message, title) {
   if (failed) return;
   failed = { where: where || current || "page", message: String(message) };
   const item = stageItem(current);
   if (item && !finished) item.dataset.state = "failed";
-  $("failure-title").textContent = finished
-    ? "The animation stopped: Python raised an error"
-    : `Loading failed: ${STAGES.find(([key]) => key === current)?.[1] ?? failed.where}`;
+  $("failure-title").textContent = title ?? (finished
+    ? "The animation stopped"
+    : `Loading failed: ${STAGES.find(([key]) => key === current)?.[1] ?? failed.where}`);
   $("failure-text").textContent = failed.message;
   $("failure").hidden = false;
   $("loader").hidden = true;
