@@ -141,7 +141,15 @@ class BallSocket(Constraint):
     ``q`` is split as ``q = swing * twist`` with ``twist`` about the rest bone
     direction ``d``: the twist is ``(w, (v . d) d)`` normalised and the swing the
     remainder (see :func:`ikcore.rotation.swing_twist`).
+
+    At a half-turn swing ``w`` and ``v . d`` both vanish and the twist is
+    undefined (taken as zero). So with a limited twist :meth:`clamp` keeps the
+    swing within :attr:`swing_limit`, ``SWING_MARGIN`` short of a half turn,
+    where the twist it sets is still read back to ~1e-10 rad.
     """
+
+    #: Radians a limited-twist swing stays short of a half turn (see Notes).
+    SWING_MARGIN = 1e-5
 
     def __init__(self, cone_deg=180.0, twist_min_deg=-180.0, twist_max_deg=180.0):
         cone = check_float(cone_deg, "BallSocket cone_deg")
@@ -152,6 +160,8 @@ class BallSocket(Constraint):
         self.twist = _AngleRange(twist_min_deg, twist_max_deg, "BallSocket twist")
         self.twist_min_deg = float(twist_min_deg)
         self.twist_max_deg = float(twist_max_deg)
+        # The largest swing clamp() gives.
+        self.swing_limit = self.cone if self.twist.full else min(self.cone, math.pi - self.SWING_MARGIN)
 
     def __repr__(self):
         return (f"BallSocket(cone_deg={self.cone_deg!r}, twist_min_deg={self.twist_min_deg!r}, "
@@ -161,13 +171,20 @@ class BallSocket(Constraint):
         """Nearest allowed rotation: swing scaled into the cone, twist clamped."""
         swing, twist = rot.swing_twist(q, bone)
         a = rot.angle(swing)
-        if a > self.cone:
+        cone = self.swing_limit
+        if a > cone:
             sw, sx, sy, sz = swing
             if sw < 0.0:
                 sw, sx, sy, sz = -sw, -sx, -sy, -sz
+            # Only the swing about axes across the bone: a half turn's split can leave a trace about it.
+            t = sx * bone[0] + sy * bone[1] + sz * bone[2]
+            sx, sy, sz = sx - t * bone[0], sy - t * bone[1], sz - t * bone[2]
             s = math.sqrt(sx * sx + sy * sy + sz * sz)
-            k = math.sin(0.5 * self.cone) / s
-            swing = (math.cos(0.5 * self.cone), sx * k, sy * k, sz * k)
+            if s > 0.0:
+                k = math.sin(0.5 * cone) / s
+                swing = (math.cos(0.5 * cone), sx * k, sy * k, sz * k)
+            else:
+                swing = rot.IDENTITY
         if not self.twist.full:
             t = self.twist.clamp(rot.twist_angle(twist, bone))
             twist = rot.from_axis_angle(bone, t)

@@ -37,7 +37,8 @@ def limit_table(chain):
     ``HINGE``: ``(ax, ay, az)`` the unit axis in the parent's frame, ``[lo, hi]``
     the angle range in radians, ``full`` when it spans a whole turn.
     ``BALL``: ``(ax, ay, az)`` the rest bone direction, ``cone`` the largest
-    swing, ``[lo, hi]`` and ``full`` the twist range.
+    swing (:attr:`ikcore.BallSocket.swing_limit`), ``[lo, hi]`` and ``full``
+    the twist range.
     """
     table = []
     for c, d in zip(chain.joints, chain.directions):
@@ -46,7 +47,7 @@ def limit_table(chain):
             table.append((HINGE, c.axis[0], c.axis[1], c.axis[2], r.lo, r.hi, r.full, 0.0))
         elif isinstance(c, BallSocket) and (c.cone < math.pi or not c.twist.full):
             r = c.twist
-            table.append((BALL, d[0], d[1], d[2], r.lo, r.hi, r.full, c.cone))
+            table.append((BALL, d[0], d[1], d[2], r.lo, r.hi, r.full, c.swing_limit))
         else:
             table.append((FREE, 0.0, 0.0, 0.0, 0.0, 0.0, True, 0.0))
     return table
@@ -107,8 +108,15 @@ def clamp_ball(w, x, y, z, dx, dy, dz, cone, lo, hi, full):
     if 2.0 * math.atan2(s, abs(sw)) > cone:
         if sw < 0.0:
             sx, sy, sz = -sx, -sy, -sz
-        k = math.sin(0.5 * cone) / s
-        sw, sx, sy, sz = math.cos(0.5 * cone), sx * k, sy * k, sz * k
+        # Only the swing about axes across the bone: a half turn's split can leave a trace about it.
+        t = sx * dx + sy * dy + sz * dz
+        sx, sy, sz = sx - t * dx, sy - t * dy, sz - t * dz
+        s = math.sqrt(sx * sx + sy * sy + sz * sz)
+        if s > 0.0:
+            k = math.sin(0.5 * cone) / s
+            sw, sx, sy, sz = math.cos(0.5 * cone), sx * k, sy * k, sz * k
+        else:
+            sw, sx, sy, sz = 1.0, 0.0, 0.0, 0.0
     if not full:
         a = 2.0 * math.atan2(tp, tw)
         a = math.fmod(a, _TWO_PI)

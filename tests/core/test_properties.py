@@ -13,41 +13,10 @@ from hypothesis import strategies as st
 import ikcore
 from ikcore.solve import ORIENTATION_METHODS, reachable
 
+from .invariants import check_invariants
 from .strategies import chains, quaternions, targets
 
 PLAIN_METHODS = [m for m in ikcore.METHODS if m != "two_bone"]
-
-
-def check_invariants(chain, target, sol, start=None, orientation=None, tolerance=None,
-                     max_iterations=None):
-    reach = chain.reach
-    tol = 1e-3 * reach if tolerance is None else tolerance
-    pts = sol.positions
-    assert len(pts) == chain.size + 1 and len(sol.rotations) == chain.size
-    assert all(math.isfinite(c) for p in pts for c in p)
-    assert all(math.isfinite(c) for q in sol.rotations for c in q)
-    assert all(math.isfinite(e) for e in sol.errors)
-    assert pts[0] == chain.points[0], "the root moved"
-    for i, length in enumerate(chain.lengths):
-        assert math.isclose(math.dist(pts[i], pts[i + 1]), length, rel_tol=1e-9, abs_tol=1e-12 * reach), i
-    for q in sol.rotations:
-        assert math.isclose(sum(c * c for c in q), 1.0, rel_tol=1e-12)
-    for p, f in zip(pts, chain.forward(sol.rotations)):
-        assert math.dist(p, f) <= 1e-12 * max(1.0, reach)
-    assert max(chain.violations(sol.rotations), default=0.0) <= 1e-9
-    # Honest status.
-    assert sol.status in ikcore.STATUSES
-    assert math.isclose(sol.error, math.dist(pts[-1], target), rel_tol=1e-12, abs_tol=1e-12 * reach)
-    assert sol.errors[-1] == sol.error
-    ok_orientation = sol.orientation_error is None or sol.orientation_error <= 1e-3
-    assert (orientation is None) == (sol.orientation_error is None)
-    assert sol.converged == (sol.error <= tol and ok_orientation)
-    if not sol.converged:
-        assert (sol.status == "unreachable") == (not reachable(chain, target))
-    assert 0 <= sol.iterations <= (max_iterations or 100000)
-    # The history starts at the error of the (clamped) start pose.
-    first = chain.forward(chain.clamp(start or [(1.0, 0.0, 0.0, 0.0)] * chain.size))[-1]
-    assert math.isclose(sol.errors[0], math.dist(first, target), rel_tol=1e-9, abs_tol=1e-9 * reach)
 
 
 @pytest.mark.parametrize("method", PLAIN_METHODS)

@@ -1,0 +1,47 @@
+"""Bugs the fuzzing found (``test_fuzz.py``), each pinned by the smallest case that showed it."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ikcore
+from ikcore import BallSocket, Chain
+from ikcore import rotation as rot
+
+from .invariants import check_invariants
+
+
+# A half-turn swing has no twist (w and v . d both vanish): a ball joint whose twist range
+# excludes zero could not hold it, and clamp() returned another half-turn swing, as far out.
+@pytest.mark.parametrize("cone", [180.0, 179.9999999])
+@pytest.mark.parametrize("twist", [(180.0, 240.0), (-90.0, -30.0), (10.0, 10.0)])
+def test_ball_clamp_of_a_half_turn_swing_keeps_a_limited_twist(cone, twist):
+    d = rot.normalize((0.0, 2.0, -0.5, 1.0))[1:]
+    joint = BallSocket(cone, *twist)
+    for axis in (rot.perpendicular(d), (d[1], -d[0], 0.0)):
+        q = rot.from_axis_angle(axis, math.pi)
+        clamped = joint.clamp(q, d)
+        assert joint.violation(clamped, d) <= 1e-9
+        assert joint.violation(joint.clamp(clamped, d), d) <= 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.0, 1e-6), st.floats(-360.0, 360.0), st.floats(0.0, 359.0), st.floats(-math.pi, math.pi))
+def test_ball_clamp_near_a_half_turn_swing_holds_the_limits(off, lo, width, spin):
+    d = (0.0, 0.6, 0.8)
+    joint = BallSocket(180.0, lo, lo + width)
+    axis = rot.rotate(rot.from_axis_angle(d, spin), (1.0, 0.0, 0.0))
+    q = rot.multiply(rot.from_axis_angle(axis, math.pi - off), rot.from_axis_angle(d, spin))
+    assert joint.violation(joint.clamp(q, d), d) <= 1e-9
+
+
+@pytest.mark.parametrize("method", ["ccd", "fabrik"])
+def test_folding_onto_the_root_keeps_a_ball_joints_twist_range(method):
+    # Target at the root: the second bone folds back, a half-turn swing of its ball joint.
+    chain = Chain([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 0.0, 0.0)], [None, BallSocket(180.0, 180.0, 240.0)])
+    target = (0.0, 0.0, 0.0)
+    sol = ikcore.solve(chain, target, method)
+    check_invariants(chain, target, sol)
+    assert sol.converged
