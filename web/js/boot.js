@@ -2,8 +2,9 @@
 //
 // Stages: "runtime" (PyScript, Pyodide and the packages of pyscript.json, ikcore's wheel among them),
 // "packages" (importing ikcore: a wheel that failed to download or failed its integrity check shows here),
-// "scene" (the Python scene and the first rendered frame). Each stage has a deadline; load errors, rejected promises and errors raised by Python end the
-// loading at once with a message. Everything is written with textContent: no message is ever parsed as HTML.
+// "scene" (the Python scene and the first rendered frame). Each stage has a deadline; load errors, HTTP
+// errors, rejected promises and errors raised by Python end the loading at once with a message. Everything
+// is written with textContent: no message is ever parsed as HTML.
 //
 // This module imports nothing from three.js or PyScript, so it runs (and can report) even when they fail.
 // It loads PyScript (through the import map's "@pyscript/core" entry) and the page's app.js itself, so that
@@ -176,7 +177,8 @@ const attached = new Promise((resolve, reject) => {
 attached.catch(() => {});
 
 // Python calls this once its scene exists: step(dt) per frame, command(name, json) for changes,
-// the shared Float64Array, and a JSON description of the scene.
+// buffer() for the current scene's shared Float64Array (buffer("terrain") for the terrain's heights),
+// and a JSON description of the scene.
 function attach(step, command, buffer, info) {
   if (failed) return;
   resolveAttach({ step, command, buffer, info: JSON.parse(info) });
