@@ -10,6 +10,8 @@ import time
 import pytest
 
 import ikcore
+from ikcore.rigs import SCENES, make_scene
+from ikcore.rigs.arm import REACH, natural_hand
 
 
 def import_map_hash(html):
@@ -40,7 +42,7 @@ def test_page_reaches_ready_state(demo, site_server):
     assert page.is_hidden("#loader") and page.is_hidden("#failure")
     methods = page.evaluate("ikDemo.methods")
     assert "fabrik" in methods and set(methods) <= set(ikcore.METHODS)
-    assert page.evaluate("ikDemo.scenes") == ["arm"]
+    assert page.evaluate("ikDemo.scenes") == list(SCENES)
     later = demo.wait_frames(5)
     assert later["python_ms"]["last"] > 0 and later["python_ms"]["median"] > 0
     assert later["chains"][0]["target"] != chain["target"], "the target should follow its path"
@@ -76,27 +78,29 @@ def test_set_target_and_method(demo, site_server):
     demo.open(site_server)
     demo.wait_ready()
     page = demo.page
-    goal = [0.8, 1.4, 0.9]
-    page.evaluate("goal => ikDemo.setTarget('arm', goal)", goal)
-    reach = 2.4
-    away = [-0.6, 1.2, 0.8]
+    # Reachable points, each with the hand orientation of the arm's natural pose there (which the methods
+    # that take orientation, DLS and FABRIK->DLS, also reach).
+    pole = make_scene("arm").targets["pole"].position
+    goal = [0.3, 1.5, 0.6]
+    away = [0.5, 1.2, -0.4]
+    poses = {tuple(p): list(natural_hand(p, pole)) for p in (goal, away)}
     for method in page.evaluate("ikDemo.methods"):
         page.evaluate("m => ikDemo.setMethod(m)", method)
         assert page.evaluate("ikDemo.state().method") == method
         for point in (away, goal):
-            page.evaluate("p => ikDemo.setTarget('arm', p)", point)
+            page.evaluate("([p, q]) => ikDemo.setTarget('target', p, q)", [point, poses[tuple(point)]])
             # A frame solved with this method and target, then as many as converging takes (each frame
-            # starts from the last pose and runs at most 50 iterations).
+            # starts from the last pose and runs at most max_iterations iterations).
             demo.wait_frames(1)
             demo.wait_until("ikDemo.state().chains[0].status === 'converged'", 60_000, f"{method} to converge")
         (chain,) = page.evaluate("ikDemo.state()")["chains"]
         assert chain["target"] == goal
-        assert math.dist(chain["effector"], goal) <= 1e-3 * reach * 1.0001, (method, chain)
+        assert math.dist(chain["effector"], goal) <= 1e-3 * REACH * 1.0001, (method, chain)
     with pytest.raises(Exception, match="unknown method"):
         page.evaluate("ikDemo.setMethod('nonsense')")
     with pytest.raises(Exception, match="three finite numbers"):
-        page.evaluate("ikDemo.setTarget('arm', [0, NaN, 1])")
-    with pytest.raises(Exception, match="unknown target"):
+        page.evaluate("ikDemo.setTarget('target', [0, NaN, 1])")
+    with pytest.raises(Exception, match="no draggable target 'leg'"):
         page.evaluate("ikDemo.setTarget('leg', [0, 1, 1])")
     assert page.evaluate("ikDemo.state().error") is None
 

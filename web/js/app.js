@@ -1,24 +1,37 @@
-// The demo: waits for Python's scene, runs the frame loop, draws, and exposes window.ikDemo.
+// The demo: waits for Python's bridge, runs the frame loop, draws, and exposes window.ikDemo.
 //
 // Per animation frame: one call into Python, step(dt), which solves the whole scene and fills the shared
-// Float64Array; then the skeleton view reads that array and three.js renders. Python errors stop the loop
-// with the failure panel showing the traceback.
+// Float64Array; then the skeleton view reads that array and three.js renders. Everything else (scene,
+// method, parameters, targets) goes through command(name, json) when it changes. Python errors stop the
+// loop with the failure panel showing the traceback.
 
 import GUI from "lil-gui";
+import { Handles } from "./handles.js";
+import { RaceView } from "./race.js";
 import { SkeletonView } from "./skeleton.js";
 import { Stage } from "./stage.js";
 
 const boot = window.ikBoot;
 const TIMING_WINDOW = 120;
+const $ = (id) => document.getElementById(id);
 
 let py = null;          // {step, command, buffer, info} from Python
+let scenes = [];
 let layout = null;
+let buf = null;         // the current scene's shared Float64Array
 let stage = null;
 let view = null;
+let handles = null;
+let race = null;
+let gui = null;
+let guiParams = null;
 let frame = 0;
 let lastNow = null;
 let stopped = false;
 let errorMessage = null;
+let notice = "";
+let noticeUntil = 0;
+const follow = { on: false, x: 0, y: 0, z: 0 };
 const pyTimes = new Float64Array(TIMING_WINDOW);
 const sorted = new Float64Array(TIMING_WINDOW);
 let pyCount = 0;
@@ -47,10 +60,10 @@ function shortMessage(error) {
 function median() {
   const n = Math.min(pyCount, TIMING_WINDOW);
   if (!n) return 0;
-  const view = sorted.subarray(0, n);
-  view.set(pyTimes.subarray(0, n));
-  view.sort();
-  return n % 2 ? view[(n - 1) / 2] : 0.5 * (view[n / 2 - 1] + view[n / 2]);
+  const part = sorted.subarray(0, n);
+  part.set(pyTimes.subarray(0, n));
+  part.sort();
+  return n % 2 ? part[(n - 1) / 2] : 0.5 * (part[n / 2 - 1] + part[n / 2]);
 }
 
 function fps() {
@@ -71,8 +84,14 @@ function command(name, args) {
   }
 }
 
+/** A short plain-text note under the HUD (a refused drag, for one). */
+function note(text) {
+  notice = text;
+  noticeUntil = performance.now() + 4000;
+  hudAt = 0;
+}
+
 function chainStates() {
-  const buf = py.buffer;
   const { joints, targets, chains } = layout.sections;
   return layout.chains.map((chain, k) => {
     const c = chains.offset + k * chains.stride;
@@ -85,10 +104,22 @@ function chainStates() {
       status: code >= 0 ? layout.statuses[code] : null,
       error: code >= 0 ? buf[c + 1] : null,
       iterations: buf[c + 2],
+      ms: buf[c + 3],
       effector: [buf[last], buf[last + 1], buf[last + 2]],
       target: t >= 0 ? [buf[to], buf[to + 1], buf[to + 2]] : null,
     };
   });
+}
+
+/** Every target's drawn position: {name: [x, y, z]}. */
+function targetPositions() {
+  const { targets } = layout.sections;
+  const out = {};
+  layout.targets.forEach((target, i) => {
+    const o = targets.offset + i * targets.stride;
+    out[target.name] = [buf[o], buf[o + 1], buf[o + 2]];
+  });
+  return out;
 }
 
 function state() {
@@ -99,7 +130,10 @@ function state() {
     fps: fps(),
     python_ms: { last: pyLast, median: median() },
     error: errorMessage ?? boot.failed?.message ?? null,
+    params: layout ? { ...layout.params } : {},
+    selected: handles?.selected?.name ?? null,
     chains: py ? chainStates() : [],
+    targets: py ? targetPositions() : {},
   };
 }
 
@@ -107,14 +141,15 @@ function updateHud(now) {
   if (now - hudAt < 250) return;
   hudAt = now;
   const lines = [
-    `${layout.scene} · ${layout.params.method}`,
+    `${layout.scene} · ${layout.scene === "race" ? "every method" : layout.params.method}`,
     `${fps().toFixed(0)} fps · Python ${pyLast.toFixed(2)} ms (median ${median().toFixed(2)})`,
   ];
   for (const chain of chainStates()) {
     const error = chain.error === null ? "-" : chain.error.toExponential(1);
-    lines.push(`${chain.name}: ${chain.status ?? "-"} · ${chain.iterations} it · error ${error}`);
+    lines.push(`${chain.name.padEnd(18)} ${(chain.status ?? "-").padEnd(14)} ${String(chain.iterations).padStart(3)} it  ${error}`);
   }
-  document.getElementById("hud-text").textContent = lines.join("\n");
+  if (notice && now < noticeUntil) lines.push("", notice);
+  $("hud-text").textContent = lines.join("\n");
 }
 
 /** Stop the loop for good and say why: a Python exception (with its traceback) or a page error. */
@@ -136,6 +171,21 @@ function loop(now) {
   }
 }
 
+/** The first body bone's start (the spider's body), to keep a walker in view. */
+function followBody() {
+  const { bones } = layout.sections;
+  for (let i = 0; i < bones.count; i++) {
+    const o = bones.offset + i * bones.stride;
+    if (buf[o + 7] === layout.kinds.body) {
+      if (follow.on) stage.pan(buf[o] - follow.x, 0, buf[o + 2] - follow.z);
+      follow.on = true;
+      follow.x = buf[o];
+      follow.z = buf[o + 2];
+      return;
+    }
+  }
+}
+
 function frameBody(now) {
   const dt = lastNow === null ? 0 : Math.min((now - lastNow) / 1000, 0.1);
   lastNow = now;
@@ -146,74 +196,201 @@ function frameBody(now) {
   pyCount++;
   frameTimes[frameCount % frameTimes.length] = now;
   frameCount++;
-  view.update(py.buffer);
+  view.update(buf);
+  if (layout.terrain) followBody();
+  if (race) {
+    // Lane results changed (a lane finished, a race began): fetch the curves once, not every frame.
+    if (race.changed(buf)) race.setState(command("state", {}), now);
+    race.draw(now);
+  }
   stage.render();
   updateHud(now);
   if (frameCount === 1) {
     boot.done();
-    document.getElementById("hud").hidden = false;
+    $("hud").hidden = false;
     resolveReady(state());
   }
 }
 
-function buildGui() {
-  // lil-gui's stylesheet is linked by index.html: injected <style> elements would need 'unsafe-inline'.
-  const gui = new GUI({ title: "ikcore", injectStyles: false });
-  const params = { ...layout.params };
-  gui.add(params, "method", layout.methods).name("method").onChange((value) => api.setMethod(value));
-  gui.add(params, "animate").name("follow path").listen().onChange((value) => api.set({ animate: value }));
-  gui.add(params, "tolerance", 1e-5, 1e-2).name("tolerance (× reach)").onFinishChange((v) => api.set({ tolerance: v }));
-  gui.add(params, "max_iterations", 1, 500, 1).name("max iterations").onFinishChange((v) => api.set({ max_iterations: v }));
-  return params;
+/** Build the views of the current scene (after loading, and after each scene switch). */
+function showScene(info) {
+  layout = info.layout;
+  buf = py.buffer();
+  if (view) view.dispose();
+  if (race) race.dispose();
+  race = null;
+  view = new SkeletonView(stage.scene, layout);
+  view.update(buf);
+  let ground = null;
+  if (layout.terrain) {
+    const grid = command("terrain", {});
+    ground = stage.setTerrain(grid, py.buffer("terrain"));
+  } else {
+    stage.setTerrain(null);
+  }
+  follow.on = false;
+  stage.setView(layout.camera);
+  handles.attach(view, ground);
+  if (layout.scene === "race") {
+    race = new RaceView($("race"), stage.scene, layout, buf);
+    // Closer, and the lanes raised on screen above the chart panel.
+    stage.camera.position.multiplyScalar(0.8);
+    stage.pan(0, -0.9, 0);
+  }
+  pyCount = 0;
+  buildGui();
 }
 
-let guiParams = null;
+function buildGui() {
+  if (gui) gui.destroy();
+  // lil-gui's stylesheet is linked by index.html: injected <style> elements would need 'unsafe-inline'.
+  gui = new GUI({ title: "ikcore", injectStyles: false, container: $("gui") });
+  const p = layout.params;
+  guiParams = {
+    scene: layout.scene, method: p.method, tolerance: p.tolerance, max_iterations: p.max_iterations,
+    damping: p.damping ?? 0.03, constraints: p.constraints, animate: p.animate,
+    gizmo: "translate", release: () => { command("release", {}); },
+    speed: p.speed ?? 0.7, wander: p.wander ?? true,
+  };
+  const guard = (fn) => (value) => {
+    try {
+      fn(value);
+    } catch (error) {
+      note(error.message);
+    }
+  };
+  gui.add(guiParams, "scene", scenes).name("scene").onChange(guard((v) => api.setScene(v)));
+  if (layout.scene !== "race") {
+    gui.add(guiParams, "method", layout.methods).name("method").onChange(guard((v) => api.setMethod(v)));
+  }
+  const solver = gui.addFolder("solver");
+  solver.add(guiParams, "tolerance", 1e-5, 1e-2).name("tolerance (× reach)").onFinishChange(guard((v) => api.set({ tolerance: v })));
+  solver.add(guiParams, "max_iterations", 1, 300, 1).name("max iterations").onFinishChange(guard((v) => api.set({ max_iterations: v })));
+  solver.add(guiParams, "damping", 0.001, 1).name("damping (DLS)").onFinishChange(guard((v) => api.set({ damping: v })));
+  solver.add(guiParams, "constraints").name("joint limits").onChange(guard((v) => api.set({ constraints: v })));
+  const scene = gui.addFolder("scene");
+  scene.add(guiParams, "animate").name("scripted motion").onChange(guard((v) => api.set({ animate: v })));
+  if (layout.targets.some((t) => t.oriented)) {
+    scene.add(guiParams, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").listen()
+      .onChange((v) => handles.setMode(v));
+  }
+  if ("speed" in p) scene.add(guiParams, "speed", 0, 3).name("walk speed").onFinishChange(guard((v) => api.set({ speed: v })));
+  if ("wander" in p) scene.add(guiParams, "wander").name("wander").onChange(guard((v) => api.set({ wander: v })));
+  if (layout.targets.some((t) => t.draggable) && layout.scene !== "spider") {
+    scene.add(guiParams, "release").name("release dragged targets");
+  }
+}
 
 function applied(result) {
   layout.params = result.params;
-  if (guiParams) Object.assign(guiParams, result.params);
+  if (guiParams) {
+    for (const key of Object.keys(guiParams)) {
+      if (key in result.params && result.params[key] !== null) guiParams[key] = result.params[key];
+    }
+    for (const controller of gui.controllersRecursive()) controller.updateDisplay();
+  }
   return result;
+}
+
+function checkPoint(values, what, n) {
+  if (!Array.isArray(values) || values.length !== n || !values.every(Number.isFinite)) {
+    throw new Error(`${what} takes ${n === 3 ? "three" : "four"} finite numbers`);
+  }
 }
 
 const api = {
   ready,
-  get scenes() { return py ? py.info.scenes.slice() : []; },
+  get scenes() { return scenes.slice(); },
   get methods() { return layout ? layout.methods.slice() : []; },
   /** Switch scene by name (one of `scenes`). */
   setScene(name) {
-    if (!this.scenes.includes(name)) throw new Error(`unknown scene ${JSON.stringify(name)}; scenes: ${this.scenes.join(", ")}`);
+    if (!scenes.includes(name)) throw new Error(`unknown scene ${JSON.stringify(name)}; scenes: ${scenes.join(", ")}`);
+    showScene(command("set_scene", { name }));
     return state();
   },
   /** Solve with another method (one of `methods`). */
   setMethod(name) {
     if (!this.methods.includes(name)) throw new Error(`unknown method ${JSON.stringify(name)}; methods: ${this.methods.join(", ")}`);
-    applied(command("set_method", { method: name }));
+    applied(command("set", { method: name }));
     return state();
   },
-  /** Change parameters: {method, tolerance, max_iterations, animate, speed}. */
+  /** Change parameters: {method, tolerance, max_iterations, damping, constraints, animate, ...scene's own}. */
   set(params) {
-    if (params === null || typeof params !== "object") throw new Error("set() takes an object of parameters");
+    if (params === null || typeof params !== "object" || Array.isArray(params)) throw new Error("set() takes an object of parameters");
     applied(command("set", params));
     return state();
   },
-  /** Pin the named target at [x, y, z] (it stops following its path until set({animate: true})). */
-  setTarget(name, position) {
-    if (!Array.isArray(position) || position.length !== 3 || !position.every(Number.isFinite)) {
-      throw new Error("setTarget(name, [x, y, z]) takes three finite numbers");
+  /**
+   * Pin the named target at [x, y, z] (and, for an oriented target, optionally the orientation [w, x, y, z]).
+   * It stops following its script until released (the GUI's "release" button).
+   */
+  setTarget(name, position, orientation) {
+    checkPoint(position, "setTarget(name, [x, y, z])", 3);
+    const args = { name: String(name), position };
+    if (orientation !== undefined && orientation !== null) {
+      checkPoint(orientation, "setTarget's orientation [w, x, y, z]", 4);
+      args.orientation = orientation;
     }
-    applied(command("set_target", { name: String(name), position }));
+    applied(command("set_target", args));
     return state();
+  },
+  /** Put the drag gizmo on a draggable target (clicking a target does the same). */
+  select(name) {
+    handles.select(String(name));
+    return state();
+  },
+  /** Where target `name` is drawn on the page, in CSS pixels (client coordinates): [x, y]. */
+  screenPosition(name) {
+    const mesh = view?.targetMesh(String(name));
+    if (!mesh) throw new Error(`no target ${JSON.stringify(name)}`);
+    const p = mesh.position.clone().project(stage.camera);
+    const rect = stage.renderer.domElement.getBoundingClientRect();
+    return [rect.left + ((p.x + 1) / 2) * rect.width, rect.top + ((1 - p.y) / 2) * rect.height];
+  },
+  /**
+   * Fault injection, for tests of the failure path: the next frame's Python call raises
+   * RuntimeError(message), which stops the animation with the failure panel.
+   */
+  injectFault(message = "fault injected by ikDemo.injectFault") {
+    command("fail_next_frame", { message: String(message) });
   },
   state,
 };
 window.ikDemo = api;
 
+window.addEventListener("keydown", (event) => {
+  if (!handles || event.target !== document.body) return;
+  const key = event.key.toLowerCase();
+  if (key === "r" || key === "t") {
+    handles.setMode(key === "r" ? "rotate" : "translate");
+    if (guiParams) guiParams.gizmo = handles.gizmo.mode;
+  }
+});
+
 boot.attached.then((attached) => {
   py = attached;
-  layout = py.info.layout;
-  stage = new Stage(document.getElementById("viewport"), layout.camera);
-  view = new SkeletonView(stage.scene, layout);
-  guiParams = buildGui();
+  scenes = py.info.scenes;
+  stage = new Stage($("viewport"), py.info.layout.camera);
+  handles = new Handles(stage, {
+    moved(name, position, orientation) {
+      try {
+        api.setTarget(name, position, orientation);
+      } catch (error) {
+        note(error.message);
+      }
+    },
+    dropped() {},
+    clickedGround(point) {
+      const target = layout.targets.find((t) => t.name === "destination");
+      if (!target) return;
+      try {
+        api.setTarget("destination", point);
+      } catch (error) {
+        note(error.message);
+      }
+    },
+  });
+  showScene(py.info);
   requestAnimationFrame(loop);
 }).catch((error) => {
   if (!boot.failed) boot.fail("scene", String(error?.stack ?? error));

@@ -56,16 +56,47 @@ export class SkeletonView {
     this.jointMesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
     scene.add(this.jointMesh);
 
-    this.targetMeshes = layout.targets.map(() => {
-      const mesh = new THREE.Mesh(
-        new THREE.SphereGeometry(1, 24, 16),
-        new THREE.MeshStandardMaterial({ color: 0xff5e57, emissive: 0x661510, roughness: 0.3 }),
-      );
+    // Draggable targets red, scripted ones (a lane's copy, a spider's foot) a quieter amber; an oriented
+    // target carries its axes (x red, y green, z blue) so its rotation can be seen and turned.
+    const sphere = new THREE.SphereGeometry(1, 24, 16);
+    const dragMaterial = new THREE.MeshStandardMaterial({ color: 0xff5e57, emissive: 0x661510, roughness: 0.3 });
+    const fixedMaterial = new THREE.MeshStandardMaterial({ color: 0xf2b35b, emissive: 0x3a2a10, roughness: 0.5 });
+    this.targetMeshes = layout.targets.map((target) => {
+      const mesh = new THREE.Mesh(sphere, target.draggable ? dragMaterial : fixedMaterial);
       mesh.castShadow = true;
+      mesh.name = target.name;
+      mesh.userData.target = target;
+      if (target.oriented) mesh.add(new THREE.AxesHelper(3.2));
       scene.add(mesh);
       return mesh;
     });
+    this.scene = scene;
     this.colored = -1;
+    // The target whose mesh the user is dragging: its mesh follows the pointer, not the buffer.
+    this.held = -1;
+  }
+
+  /** The mesh of the target called `name`, or undefined. */
+  targetMesh(name) {
+    return this.targetMeshes.find((mesh) => mesh.name === name);
+  }
+
+  /** Remove everything this view added to the scene and free the GPU buffers. */
+  dispose() {
+    for (const mesh of [this.boneMesh, this.jointMesh]) {
+      this.scene.remove(mesh);
+      mesh.geometry.dispose();
+      mesh.material.dispose();
+      mesh.dispose();
+    }
+    const seen = new Set();
+    for (const mesh of this.targetMeshes) {
+      this.scene.remove(mesh);
+      for (const thing of [mesh.geometry, mesh.material]) {
+        if (!seen.has(thing)) thing.dispose();
+        seen.add(thing);
+      }
+    }
   }
 
   /** Place every instance from the frame in `buf` (a Float64Array). */
@@ -99,6 +130,7 @@ export class SkeletonView {
     }
     this.jointMesh.instanceMatrix.needsUpdate = true;
     for (let i = 0; i < targets.count; i++) {
+      if (i === this.held) continue;
       const o = targets.offset + i * targets.stride;
       const mesh = this.targetMeshes[i];
       mesh.position.set(buf[o], buf[o + 1], buf[o + 2]);

@@ -41,6 +41,8 @@ export class Stage {
     s.left = -6; s.right = 6; s.top = 6; s.bottom = -6; s.near = 1; s.far = 30;
     sun.shadow.bias = -0.0005;
     scene.add(sun);
+    scene.add(sun.target);
+    this.sun = sun;
 
     const ground = new THREE.Mesh(
       new THREE.CircleGeometry(30, 64).rotateX(-Math.PI / 2),
@@ -51,10 +53,78 @@ export class Stage {
     const grid = new THREE.GridHelper(30, 60, 0x4a5262, 0x353b47);
     grid.position.y = 0.002;
     scene.add(grid);
+    this.flat = [ground, grid];
+    this.terrain = null;
 
     this.resize = this.resize.bind(this);
     window.addEventListener("resize", this.resize);
     this.resize();
+  }
+
+  /** Put the camera where a scene suggests: {position, target}. */
+  setView(view) {
+    this.camera.position.fromArray(view.position);
+    this.controls.target.fromArray(view.target);
+    this.controls.update();
+  }
+
+  /**
+   * Replace the flat ground by a heightfield: `grid` = {half, resolution}, `heights` row by row along z
+   * (heights[r * n + c] at x = -half + c step, z = -half + r step), the vertex order of a PlaneGeometry
+   * laid into XZ. With `grid` null, the flat ground comes back. Returns the terrain mesh (for picking).
+   */
+  setTerrain(grid, heights) {
+    if (this.terrain) {
+      this.scene.remove(this.terrain);
+      this.terrain.geometry.dispose();
+      this.terrain.material.dispose();
+      this.terrain = null;
+    }
+    for (const thing of this.flat) thing.visible = !grid;
+    if (!grid) return null;
+    const n = grid.resolution;
+    const size = 2 * grid.half;
+    const geometry = new THREE.PlaneGeometry(size, size, n - 1, n - 1).rotateX(-Math.PI / 2);
+    const position = geometry.attributes.position;
+    const colors = new Float32Array(position.count * 3);
+    const low = new THREE.Color(0x2c3a33);
+    const high = new THREE.Color(0x6f7d63);
+    const c = new THREE.Color();
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < heights.length; i++) {
+      min = Math.min(min, heights[i]);
+      max = Math.max(max, heights[i]);
+    }
+    for (let i = 0; i < position.count; i++) {
+      position.setY(i, heights[i]);
+      c.lerpColors(low, high, (heights[i] - min) / Math.max(max - min, 1e-9));
+      // A faint chequer every 2 cells, so slopes read even in flat light.
+      const r = Math.floor(i / n);
+      const k = i % n;
+      if (((r >> 1) + (k >> 1)) % 2) c.multiplyScalar(0.93);
+      c.toArray(colors, i * 3);
+    }
+    geometry.setAttribute("color", new THREE.BufferAttribute(colors, 3));
+    geometry.computeVertexNormals();
+    const mesh = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({
+      vertexColors: true, roughness: 0.95, metalness: 0.0, flatShading: false,
+    }));
+    mesh.receiveShadow = true;
+    mesh.name = "terrain";
+    this.scene.add(mesh);
+    this.terrain = mesh;
+    return mesh;
+  }
+
+  /** Move the view (camera and orbit target) by (dx, dy, dz): following a walker. */
+  pan(dx, dy, dz) {
+    this.camera.position.x += dx;
+    this.camera.position.y += dy;
+    this.camera.position.z += dz;
+    this.controls.target.x += dx;
+    this.controls.target.y += dy;
+    this.controls.target.z += dz;
   }
 
   resize() {
@@ -67,6 +137,10 @@ export class Stage {
 
   render() {
     this.controls.update();
+    // The sun (and its shadow box) follows what the camera looks at.
+    const t = this.controls.target;
+    this.sun.target.position.copy(t);
+    this.sun.position.set(t.x + 4, t.y + 9, t.z + 5);
     this.renderer.render(this.scene, this.camera);
   }
 }

@@ -1,0 +1,154 @@
+"""The four scenes in headless Chromium: each renders and moves, scenes and methods switch, targets drag with
+the mouse, the spider walks where it is clicked, and a Python error in a frame shows the failure panel."""
+
+import io
+import math
+
+import pytest
+
+from ikcore.rigs import SCENES, make_scene
+
+CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6}
+
+
+def canvas_image(page):
+    """The canvas alone: the HUD, the GUI and the race chart that float over it are hidden for the shot."""
+    from PIL import Image
+
+    page.add_style_tag(content="#hud, #gui, #race { visibility: hidden !important; }")
+    return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
+
+
+def open_scene(demo, site_server, name):
+    demo.open(site_server)
+    demo.wait_ready()
+    state = demo.page.evaluate("n => ikDemo.setScene(n)", name)
+    assert state["scene"] == name
+    return demo.page
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_scene_renders_and_animates(demo, site_server, name):
+    from PIL import ImageChops, ImageStat
+
+    page = open_scene(demo, site_server, name)
+    if name == "race":
+        # Races decided and redrawn without pauses, so the lanes move between the two shots.
+        page.evaluate("ikDemo.set({pause: 0, rate: 6000})")
+    demo.wait_frames(3)
+    first = canvas_image(page)
+    stat = ImageStat.Stat(first)
+    assert max(stat.stddev) > 8, f"{name}: canvas looks uniform: stddev {stat.stddev}"
+    colours = len(first.getcolors(maxcolors=1 << 20))
+    assert colours > 200, f"{name}: only {colours} colours on the canvas"
+    page.wait_for_timeout(1000)
+    state = demo.wait_frames(3)
+    second = canvas_image(page)
+    assert ImageChops.difference(first, second).getbbox() is not None, f"{name}: the scene did not move"
+    assert state["scene"] == name and state["error"] is None
+    assert len(state["chains"]) == CHAINS[name]
+    for chain in state["chains"]:
+        assert all(math.isfinite(v) for v in chain["effector"]), chain
+    assert state["python_ms"]["median"] > 0
+
+
+def test_switch_scene_and_method(demo, site_server):
+    demo.open(site_server)
+    demo.wait_ready()
+    page = demo.page
+    assert page.evaluate("ikDemo.scenes") == list(SCENES)
+    for name in SCENES:
+        state = page.evaluate("n => ikDemo.setScene(n)", name)
+        assert state["scene"] == name
+        scene = make_scene(name)
+        assert page.evaluate("ikDemo.methods") == list(scene.methods)
+        assert state["method"] == scene.default_method
+        other = next(m for m in scene.methods if m != scene.default_method)
+        page.evaluate("m => ikDemo.setMethod(m)", other)
+        state = demo.wait_frames(2)
+        assert (state["scene"], state["method"]) == (name, other)
+        assert len(state["chains"]) == CHAINS[name]
+        assert all(c["status"] is not None for c in state["chains"]), state["chains"]
+        # The GUI shows the scene it is in.
+        assert page.locator("#gui .lil-gui select").first.input_value() == name
+    # Back to the arm: a fresh scene, its own default method.
+    assert page.evaluate("ikDemo.setScene('arm')")["method"] == make_scene("arm").default_method
+    with pytest.raises(Exception, match="unknown scene"):
+        page.evaluate("ikDemo.setScene('octopus')")
+    with pytest.raises(Exception, match="tolerance"):
+        page.evaluate("ikDemo.set({tolerance: -1})")
+    assert page.evaluate("ikDemo.state().error") is None
+
+
+def test_tentacle_reaches_a_placed_target(demo, site_server):
+    page = open_scene(demo, site_server, "tentacles")
+    page.evaluate("ikDemo.setMethod('fabrik')")
+    scene = make_scene("tentacles")
+    goal = [round(v, 6) for v in scene.targets["target0"].path(3.0)]
+    page.evaluate("g => ikDemo.setTarget('target0', g)", goal)
+    demo.wait_frames(1)
+    demo.wait_until("ikDemo.state().chains[0].status === 'converged'", 60_000, "tentacle0 to converge")
+    chain = page.evaluate("ikDemo.state()")["chains"][0]
+    assert chain["target"] == goal
+    assert math.dist(chain["effector"], goal) <= 1e-3 * scene.limbs[0].reach * 1.0001, chain
+
+
+def drag(page, start, offset, steps=12):
+    x, y = start
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, steps + 1):
+        page.mouse.move(x + offset[0] * k / steps, y + offset[1] * k / steps)
+        page.wait_for_timeout(30)
+    page.mouse.up()
+
+
+def test_drag_target_with_the_mouse(demo, site_server):
+    demo.open(site_server)
+    demo.wait_ready()
+    page = demo.page
+    assert page.evaluate("getComputedStyle(document.querySelector('#viewport canvas')).touchAction") == "none"
+    page.evaluate("ikDemo.set({animate: false})")
+    demo.wait_frames(2)
+    before = page.evaluate("ikDemo.state()")
+    assert before["selected"] == "target"
+    start = page.evaluate("ikDemo.screenPosition('target')")
+    drag(page, start, (-90, 50))
+    after = demo.wait_frames(2)
+    moved = math.dist(before["targets"]["target"], after["targets"]["target"])
+    assert moved > 0.1, f"the target moved {moved}"
+    # The arm followed: its target in the chain state is the dragged one.
+    assert after["chains"][0]["target"] == after["targets"]["target"]
+    # A drag on empty space orbits the camera and leaves the target where it is.
+    drag(page, (150, 450), (120, 0))
+    later = demo.wait_frames(2)
+    assert later["targets"]["target"] == after["targets"]["target"]
+
+
+def test_spider_walks_to_a_clicked_spot(demo, site_server):
+    page = open_scene(demo, site_server, "spider")
+    demo.wait_frames(2)
+    before = page.evaluate("ikDemo.state().targets.destination")
+    # The foreground of the view is terrain: click it (press and release in place).
+    page.mouse.click(300, 520)
+    state = demo.wait_frames(2)
+    after = state["targets"]["destination"]
+    assert math.dist(before, after) > 0.2, (before, after)
+    assert page.evaluate("ikDemo.state().error") is None
+
+
+def test_python_error_in_a_frame_shows_the_panel(demo, site_server):
+    demo.open(site_server)
+    demo.wait_ready()
+    page = demo.page
+    demo.allow_console_error(r"fault injected in the test")
+    page.evaluate("ikDemo.injectFault('fault injected in the test')")
+    demo.wait_until("document.documentElement.dataset.state === 'failed'", 30_000, "the failure panel")
+    text = demo.failure_text()
+    assert "Python raised an error" in text and "RuntimeError: fault injected in the test" in text, text
+    state = page.evaluate("ikDemo.state()")
+    assert state["error"] == "RuntimeError: fault injected in the test"
+    page.wait_for_timeout(500)
+    assert page.evaluate("ikDemo.state().frame") == state["frame"], "the loop kept calling Python"
+    with pytest.raises(Exception, match="stopped"):
+        page.evaluate("ikDemo.setScene('race')")
