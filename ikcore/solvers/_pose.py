@@ -333,19 +333,37 @@ def face(xs, ys, zs, pole, size, flip=False):
         zs[i] = z0 + uz * c + (nx * uy - ny * ux) * s + nz * t
 
 
-def reach_out(chain, target, xs, ys, zs):
+def edge(chain, distance, tol):
+    """Whether a free chain meets a target ``distance`` from its root best in one step.
+
+    True: stretched straight at it (beyond reach, or within ``tol`` of full
+    reach, where the stretched pose is already near enough); False: folded
+    toward it (nearer than ``min_reach``, or within ``tol`` of it); None: the
+    target lies well inside the reachable shell and needs iterations. Near the
+    edges of the shell iterations crawl (the chain is almost straight or
+    almost folded), so the edges are met in one step.
+    """
+    if distance >= chain.reach - tol:
+        return True
+    if distance < chain.min_reach or (chain.min_reach > 0.0 and distance <= chain.min_reach + tol):
+        return False
+    return None
+
+
+def reach_out(chain, target, xs, ys, zs, stretch=None):
     """Put the points of a free chain on its pose nearest an unreachable target.
 
-    Beyond reach, every bone points at the target. Nearer than ``min_reach``
-    (one bone longer than all the others together), the long bone points at
-    the target and every other bone straight back, so the effector lands at
-    ``min_reach`` from the root toward the target. Either pose depends on the
-    target alone: solving again from it returns it unchanged. In place.
+    Beyond reach (or with ``stretch`` True), every bone points at the target.
+    Nearer than ``min_reach`` (or with ``stretch`` False; one bone longer than
+    all the others together), the long bone points at the target and every
+    other bone straight back, so the effector lands at ``min_reach`` from the
+    root toward the target. Either pose depends on the target alone: solving
+    again from it returns it unchanged. In place.
     """
     x, y, z = chain.points[0]
     ux, uy, uz = target[0] - x, target[1] - y, target[2] - z
     d = math.sqrt(ux * ux + uy * uy + uz * uz)
-    beyond = d >= chain.reach
+    beyond = d >= chain.reach if stretch is None else stretch
     if d > 1e-12 * chain.reach:
         ux, uy, uz = ux / d, uy / d, uz / d
     else:

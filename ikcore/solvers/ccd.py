@@ -33,7 +33,9 @@ every solve is repeatable); the best pose seen is returned.
 
 **Out of reach.** A free chain has one best pose for a target beyond reach
 (straight at it) or nearer than it can fold (the long bone at it, the others
-folded back): it is returned in one step (:func:`~._pose.reach_out`).
+folded back): it is returned in one step (:func:`~._pose.reach_out`). So is a
+target within tolerance of either edge, where those poses already meet it and
+sweeps would crawl (:func:`~._pose.edge`).
 
 **Pole.** A world point hinting the bend side: after solving, the interior
 points turn together about the root-effector line toward it, then each about
@@ -105,8 +107,9 @@ def run(problem):
     dx, dy, dz = tx - rx, ty - ry, tz - rz
     distance = math.sqrt(dx * dx + dy * dy + dz * dz)
     beyond = distance >= chain.reach
-    if not limited and not chain.min_reach <= distance < chain.reach:
-        _pose.reach_out(chain, target, pose.xs, pose.ys, pose.zs)
+    stretch = None if limited else _pose.edge(chain, distance, tol)
+    if stretch is not None:
+        _pose.reach_out(chain, target, pose.xs, pose.ys, pose.zs, stretch)
         _pose.follow(chain, table, pose)
         errors.append(pose.error(target))
         return Outcome(pose.rotations(), 1, errors)

@@ -45,3 +45,27 @@ def test_folding_onto_the_root_keeps_a_ball_joints_twist_range(method):
     sol = ikcore.solve(chain, target, method)
     check_invariants(chain, target, sol)
     assert sol.converged
+
+
+# Within a hair of full reach (or of the nearest fold) CCD sweeps crawl: a straight chain
+# turned 60 degrees off its target, a billionth inside full reach, took 200 sweeps to 10x the
+# tolerance. The stretched (or folded) pose meets such targets in one step.
+@pytest.mark.parametrize("method", ["ccd"])
+@pytest.mark.parametrize("fraction", [1.0 - 1e-12, 1.0 - 1e-9, 1.0 - 5e-4, 1.0])
+def test_targets_at_the_edge_of_reach_are_met_in_one_step(method, fraction):
+    chain = Chain([(float(i), 0.0, 0.0) for i in range(5)])
+    target = (2.0 * fraction, 2.0 * math.sqrt(3.0) * fraction, 0.0)  # 4 x fraction away, 60 degrees off
+    sol = ikcore.solve(chain, target, method)
+    check_invariants(chain, target, sol)
+    assert sol.converged and sol.iterations == 1
+
+
+@pytest.mark.parametrize("method", ["ccd"])
+@pytest.mark.parametrize("extra", [0.0, 1e-12, 5e-4])
+def test_targets_at_the_nearest_fold_are_met_in_one_step(method, extra):
+    chain = Chain([(0.0, 0.0, 0.0), (3.0, 0.0, 0.0), (3.0, 0.6, 0.0), (3.0, 0.6, 0.9)])
+    distance = chain.min_reach + extra * chain.reach  # 1.5: only the fold reaches it
+    target = (0.0, distance * 0.6, distance * 0.8)
+    sol = ikcore.solve(chain, target, method)
+    check_invariants(chain, target, sol)
+    assert sol.converged and sol.iterations == 1
