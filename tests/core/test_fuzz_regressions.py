@@ -69,3 +69,31 @@ def test_targets_at_the_nearest_fold_are_met_in_one_step(method, extra):
     sol = ikcore.solve(chain, target, method)
     check_invariants(chain, target, sol)
     assert sol.converged and sol.iterations == 1
+
+
+# Out of reach, the Jacobian methods crawled toward the stretched pose along its singular
+# direction: 5 reaches away, a chain with a bone reversed at rest ended 200 DLS steps 0.15%
+# short of full stretch (10 reaches: 1%). A free chain's best pose there is known, and taken.
+@pytest.mark.parametrize("method", ["dls", "pseudo_inverse", "jacobian_transpose"])
+@pytest.mark.parametrize("factor", [1.05, 5.0, 10.0, 1e9])
+def test_jacobian_methods_stretch_at_far_targets(method, factor):
+    chain = Chain([(0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 2.0), (0.0, 0.0, 1.875), (0.0, 0.0, 2.875),
+                   (0.0, 1.0, 2.875)])
+    target = (0.0, 0.0, chain.reach * factor)
+    sol = ikcore.solve(chain, target, method)
+    check_invariants(chain, target, sol)
+    assert sol.status == "unreachable"
+    assert math.isclose(math.dist(sol.positions[-1], chain.points[0]), chain.reach, rel_tol=1e-12)
+    assert math.isclose(sol.error, target[2] - chain.reach, rel_tol=1e-12)
+    again = ikcore.solve(chain, target, method, start=sol.rotations)
+    assert again.positions == sol.positions  # no jitter
+
+
+@pytest.mark.parametrize("method", ["dls", "pseudo_inverse", "jacobian_transpose"])
+def test_jacobian_methods_fold_at_targets_nearer_than_the_fold(method):
+    chain = Chain([(0.0, 0.0, 0.0), (3.0, 0.0, 0.0), (3.0, 0.6, 0.0), (3.0, 0.6, 0.9)])
+    target = (0.0, 0.5, 0.0)  # min_reach is 1.5
+    sol = ikcore.solve(chain, target, method)
+    check_invariants(chain, target, sol)
+    assert sol.status == "unreachable"
+    assert math.isclose(sol.error, chain.min_reach - 0.5, rel_tol=1e-9)
