@@ -7,6 +7,7 @@
 
 import GUI from "lil-gui";
 import { Handles } from "./handles.js";
+import { LimitOverlay } from "./overlays.js";
 import { RaceView } from "./race.js";
 import { SkeletonView } from "./skeleton.js";
 import { Stage } from "./stage.js";
@@ -23,6 +24,8 @@ let stage = null;
 let view = null;
 let handles = null;
 let race = null;
+let overlay = null;
+let showLimits = false;
 let gui = null;
 let guiParams = null;
 let frame = 0;
@@ -132,6 +135,7 @@ function state() {
     error: errorMessage ?? boot.failed?.message ?? null,
     params: layout ? { ...layout.params } : {},
     selected: handles?.selected?.name ?? null,
+    overlays: showLimits,
     chains: py ? chainStates() : [],
     targets: py ? targetPositions() : {},
   };
@@ -197,6 +201,7 @@ function frameBody(now) {
   frameTimes[frameCount % frameTimes.length] = now;
   frameCount++;
   view.update(buf);
+  overlay.update(buf);
   if (layout.terrain) followBody();
   if (race) {
     // Lane results changed (a lane finished, a race began): fetch the curves once, not every frame.
@@ -217,10 +222,13 @@ function showScene(info) {
   layout = info.layout;
   buf = py.buffer();
   if (view) view.dispose();
+  if (overlay) overlay.dispose();
   if (race) race.dispose();
   race = null;
   view = new SkeletonView(stage.scene, layout);
   view.update(buf);
+  overlay = new LimitOverlay(stage.scene, layout);
+  overlay.visible = showLimits;
   let ground = null;
   if (layout.terrain) {
     const grid = command("terrain", {});
@@ -234,8 +242,8 @@ function showScene(info) {
   if (layout.scene === "race") {
     race = new RaceView($("race"), stage.scene, layout, buf);
     // Closer, and the lanes raised on screen above the chart panel.
-    stage.camera.position.multiplyScalar(0.8);
-    stage.pan(0, -0.9, 0);
+    stage.camera.position.set(0, 3.4, 8.6);
+    stage.controls.target.set(0, 0.1, 0);
   }
   pyCount = 0;
   buildGui();
@@ -250,7 +258,7 @@ function buildGui() {
     scene: layout.scene, method: p.method, tolerance: p.tolerance, max_iterations: p.max_iterations,
     damping: p.damping ?? 0.03, constraints: p.constraints, animate: p.animate,
     gizmo: "translate", release: () => { command("release", {}); },
-    speed: p.speed ?? 0.7, wander: p.wander ?? true,
+    speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: showLimits,
   };
   const guard = (fn) => (value) => {
     try {
@@ -264,11 +272,15 @@ function buildGui() {
     gui.add(guiParams, "method", layout.methods).name("method").onChange(guard((v) => api.setMethod(v)));
   }
   const solver = gui.addFolder("solver");
+  // The race has its lanes under the panel on small screens: folders start closed there.
+  if (layout.scene === "race" && window.innerWidth < 1400) solver.close();
   solver.add(guiParams, "tolerance", 1e-5, 1e-2).name("tolerance (× reach)").onFinishChange(guard((v) => api.set({ tolerance: v })));
   solver.add(guiParams, "max_iterations", 1, 300, 1).name("max iterations").onFinishChange(guard((v) => api.set({ max_iterations: v })));
   solver.add(guiParams, "damping", 0.001, 1).name("damping (DLS)").onFinishChange(guard((v) => api.set({ damping: v })));
   solver.add(guiParams, "constraints").name("joint limits").onChange(guard((v) => api.set({ constraints: v })));
+  solver.add(guiParams, "overlays").name("show limits (arcs, cones)").onChange((v) => api.showLimits(v));
   const scene = gui.addFolder("scene");
+  if (layout.scene === "race" && window.innerWidth < 1400) scene.close();
   scene.add(guiParams, "animate").name("scripted motion").onChange(guard((v) => api.set({ animate: v })));
   if (layout.targets.some((t) => t.oriented)) {
     scene.add(guiParams, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").listen()
@@ -332,6 +344,16 @@ const api = {
       args.orientation = orientation;
     }
     applied(command("set_target", args));
+    return state();
+  },
+  /** Draw the joint limits (hinge arcs, cones) or not. */
+  showLimits(on) {
+    showLimits = Boolean(on);
+    if (overlay) overlay.visible = showLimits;
+    if (guiParams) {
+      guiParams.overlays = showLimits;
+      for (const controller of gui.controllersRecursive()) controller.updateDisplay();
+    }
     return state();
   },
   /** Put the drag gizmo on a draggable target (clicking a target does the same). */

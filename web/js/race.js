@@ -46,7 +46,7 @@ export class RaceView {
     canvas.width = 256;
     canvas.height = 64;
     const ctx = canvas.getContext("2d");
-    ctx.font = "600 34px system-ui, sans-serif";
+    ctx.font = "600 30px system-ui, sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     ctx.fillStyle = LANE_COLORS[k % LANE_COLORS.length];
