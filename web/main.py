@@ -75,6 +75,11 @@ class Bridge:
             return json.dumps({"half": grid["half"], "resolution": grid["resolution"], "step": grid["step"]})
         if name == "set_target":
             self.scene.set_target(args["name"], args["position"], args.get("orientation"))
+        elif name == "steer":
+            steer = getattr(self.scene, "steer", None)
+            if steer is None:
+                raise ValueError(f"scene {self.scene.name!r} cannot be steered")
+            steer(args.get("forward", 1.0), args.get("turn", 0.0))
         elif name == "release":
             self.scene.release(args.get("name"))
         elif name == "set":

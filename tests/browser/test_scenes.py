@@ -136,6 +136,10 @@ def test_spider_walks_to_a_clicked_spot(demo, site_server):
     state = demo.wait_frames(2)
     after = state["targets"]["destination"]
     assert math.dist(before, after) > 0.2, (before, after)
+    # Steering keys: a destination turned left of the heading.
+    page.keyboard.press("ArrowLeft")
+    steered = demo.wait_frames(2)["targets"]["destination"]
+    assert math.dist(after, steered) > 0.2, (after, steered)
     assert page.evaluate("ikDemo.state().error") is None
 
 

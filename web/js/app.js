@@ -380,9 +380,25 @@ const api = {
 };
 window.ikDemo = api;
 
+// Keys that steer a walker: a destination ahead, or turned left or right of its heading.
+const STEER = {
+  arrowup: [1, 0], w: [1, 0], arrowleft: [1, 0.7], a: [1, 0.7], arrowright: [1, -0.7], d: [1, -0.7],
+  arrowdown: [0, 0], s: [0, 0],
+};
+
 window.addEventListener("keydown", (event) => {
-  if (!handles || event.target !== document.body) return;
+  if (!handles || stopped || event.target !== document.body) return;
   const key = event.key.toLowerCase();
+  if (key in STEER && layout.scene === "spider") {
+    const [forward, turn] = STEER[key];
+    try {
+      command("steer", { forward, turn });
+    } catch (error) {
+      note(error.message);
+    }
+    event.preventDefault();
+    return;
+  }
   if (key === "r" || key === "t") {
     handles.setMode(key === "r" ? "rotate" : "translate");
     if (guiParams) guiParams.gizmo = handles.gizmo.mode;

@@ -72,6 +72,18 @@ export class SkeletonView {
     });
     this.scene = scene;
     this.colored = -1;
+    // Body bones (kind "body") are drawn as ellipsoids from their first point to their second instead.
+    this.bodyKind = layout.kinds.body;
+    this.bodyMesh = new THREE.InstancedMesh(
+      new THREE.SphereGeometry(0.5, 28, 18).translate(0, 0.5, 0),
+      new THREE.MeshStandardMaterial({ color: KIND_COLORS[2], roughness: 0.5, metalness: 0.15 }),
+      Math.max(bones.count, 1),
+    );
+    this.bodyMesh.count = 0;
+    this.bodyMesh.castShadow = true;
+    this.bodyMesh.frustumCulled = false;
+    this.bodyMesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    scene.add(this.bodyMesh);
     // The target whose mesh the user is dragging: its mesh follows the pointer, not the buffer.
     this.held = -1;
   }
@@ -83,7 +95,7 @@ export class SkeletonView {
 
   /** Remove everything this view added to the scene and free the GPU buffers. */
   dispose() {
-    for (const mesh of [this.boneMesh, this.jointMesh]) {
+    for (const mesh of [this.boneMesh, this.jointMesh, this.bodyMesh]) {
       this.scene.remove(mesh);
       mesh.geometry.dispose();
       mesh.material.dispose();
@@ -102,6 +114,7 @@ export class SkeletonView {
   /** Place every instance from the frame in `buf` (a Float64Array). */
   update(buf) {
     const { bones, joints, targets } = this;
+    let body = 0;
     for (let i = 0; i < bones.count; i++) {
       const o = bones.offset + i * bones.stride;
       _a.set(buf[o], buf[o + 1], buf[o + 2]);
@@ -111,11 +124,21 @@ export class SkeletonView {
       if (length > 1e-9) _q.setFromUnitVectors(_up, _dir.divideScalar(length));
       else _q.identity();
       const r = buf[o + 6];
-      _s.set(r, Math.max(length, 1e-6), r);
+      if (buf[o + 7] === this.bodyKind) {
+        // The ellipsoid reaches a radius past each end, like a capsule's caps.
+        _a.addScaledVector(_dir, -r);
+        _s.set(2 * r, Math.max(length + 2 * r, 1e-6), 2 * r);
+        this.bodyMesh.setMatrixAt(body++, _m.compose(_a, _q, _s));
+        _s.set(0, 0, 0);
+      } else {
+        _s.set(r, Math.max(length, 1e-6), r);
+      }
       this.boneMesh.setMatrixAt(i, _m.compose(_a, _q, _s));
       if (this.colored < 0) this.boneMesh.setColorAt(i, _color.setHex(KIND_COLORS[buf[o + 7]] ?? KIND_COLORS[0]));
     }
     this.boneMesh.instanceMatrix.needsUpdate = true;
+    this.bodyMesh.count = body;
+    this.bodyMesh.instanceMatrix.needsUpdate = true;
     if (this.colored < 0 && bones.count) {
       this.boneMesh.instanceColor.needsUpdate = true;
       this.colored = 1;
