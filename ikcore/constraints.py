@@ -162,6 +162,8 @@ class BallSocket(Constraint):
         self.twist_max_deg = float(twist_max_deg)
         # The largest swing clamp() gives.
         self.swing_limit = self.cone if self.twist.full else min(self.cone, math.pi - self.SWING_MARGIN)
+        # Cosine of the cone, a little inside it: a rotation whose bone stays within needs no clamp.
+        self._inside = math.cos(self.swing_limit) + 1e-15
 
     def __repr__(self):
         return (f"BallSocket(cone_deg={self.cone_deg!r}, twist_min_deg={self.twist_min_deg!r}, "
@@ -169,6 +171,17 @@ class BallSocket(Constraint):
 
     def clamp(self, q, bone):
         """Nearest allowed rotation: swing scaled into the cone, twist clamped."""
+        if self.twist.full:
+            # The common case, cheaply: the bone turned by q still lies within the cone (the swing
+            # angle is the angle between the bone and its turned self), so q is allowed as it is.
+            w, x, y, z = q
+            bx, by, bz = bone
+            tx = 2.0 * (y * bz - z * by)
+            ty = 2.0 * (z * bx - x * bz)
+            tz = 2.0 * (x * by - y * bx)
+            if (bx * (bx + w * tx + (y * tz - z * ty)) + by * (by + w * ty + (z * tx - x * tz))
+                    + bz * (bz + w * tz + (x * ty - y * tx))) >= self._inside:
+                return q
         swing, twist = rot.swing_twist(q, bone)
         a = rot.angle(swing)
         cone = self.swing_limit
