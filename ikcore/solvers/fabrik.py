@@ -29,7 +29,15 @@ rotations agree and the limits hold exactly. The backward pass bends each
 wanted direction the same way, in the parent's frame of the last forward pass.
 Constrained FABRIK can pin a joint on its limit and stop improving; when the
 error has not fallen for a few iterations the solve restarts from the best
-pose, randomly perturbed (seeded: every solve is repeatable).
+pose, randomly perturbed (seeded: every solve is repeatable). A chain whose
+only limits are twist-free cones about a straight rest line (a tentacle) is
+solved in point space, its offsets spread along it before each pass
+(:mod:`~._fabrik_cones`).
+
+**Option** ``max_restarts`` (default ``None``: no cap) bounds those restarts.
+A restart lands anywhere near the best pose, so a chain tracking a moving
+target frame to frame would jump; with ``max_restarts=0`` a solve that stops
+improving returns its best pose, near the start, with its honest status.
 
 **Degenerate starts.** When the chain and the target lie on one line (a straight
 chain with the target on it or straight behind it) every point stays on that
@@ -47,11 +55,17 @@ import math
 import random
 
 from .. import rotation as rot
+from ..checks import check_int_range
 from ..problem import Outcome
-from . import _pose
+from . import _fabrik_cones, _pose
 from ._pose import FREE, HINGE, Pose, Progress
 
-OPTIONS = {}
+
+def _check_restarts(value, name):
+    return check_int_range(value, name, 0, 100000)
+
+
+OPTIONS = {"max_restarts": (None, _check_restarts)}
 MAX_ITERATIONS = 100
 
 # Stagnation: restart when the best error has not fallen by _RATE in _WINDOW iterations;
@@ -74,14 +88,32 @@ def run(problem):
     chain = problem.chain
     if not chain.limited:
         return _run_free(problem)
-    table = _pose.limit_table(chain)
+    table, normal, cones = _layout(chain)
     if all(row[0] == FREE for row in table):
         return _run_free(problem)
-    normal = _pose.plane_normal(chain, table)
     if normal is not None and all(row[6] for row in table):
         # Hinges without range limits about one axis: the free solve, in their plane.
         return _run_free(problem, normal)
+    if cones is not None:
+        return _fabrik_cones.run(problem, table, cones, _rotations, problem.options.get("max_restarts"),
+                                 _WINDOW, _RATE, _PATIENCE, _KICK, _SEED, _COLLINEAR)
     return _run_limited(problem, table, normal)
+
+
+# A chain's limit table, plane normal and cone passes, by id; a chain never changes, and the
+# entry keeps its chain alive, so an id cannot be reused while it is here.
+_layouts = {}
+
+
+def _layout(chain):
+    entry = _layouts.get(id(chain))
+    if entry is None or entry[0] is not chain:
+        if len(_layouts) >= 64:
+            _layouts.clear()
+        table = _pose.limit_table(chain)
+        entry = (chain, table, _pose.plane_normal(chain, table), _fabrik_cones.Passes.of(chain, table))
+        _layouts[id(chain)] = entry
+    return entry[1:]
 
 
 def _run_free(problem, normal=None):
@@ -142,6 +174,8 @@ def _run_free(problem, normal=None):
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
         error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     progress = Progress(error, _WINDOW, _RATE_FREE, _PATIENCE_FREE)
+    max_restarts = problem.options.get("max_restarts")
+    restarts = 0
     rng = None
     stalled = False
     iterations = 0
@@ -185,10 +219,11 @@ def _run_free(problem, normal=None):
             if error <= goal:
                 break
         if progress.update(error):
-            if progress.hopeless:
+            if progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
                 stalled = True
                 break
             # A dead end the passes cannot leave: restart near the best pose.
+            restarts += 1
             rng = rng or random.Random(_SEED)
             kicked = _pose.perturb(chain, _pose.limit_table(chain), _rotations(chain, ref, bxs, bys, bzs),
                                    rng, _KICK)
@@ -300,6 +335,8 @@ def _run_limited(problem, table, normal):
 
     best, best_rotations = error, list(problem.start)
     progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
+    max_restarts = problem.options.get("max_restarts")
+    restarts = 0
     rng = None
     stalled = False
     iterations = 0
@@ -318,10 +355,11 @@ def _run_limited(problem, table, normal):
             if error <= tol:
                 break
         if progress.update(error):
-            if beyond or progress.hopeless:
-                # Nothing left to gain: out of reach, or restarts keep failing.
+            if beyond or progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
+                # Nothing left to gain (out of reach, restarts keep failing), or no restart allowed.
                 stalled = True
                 break
+            restarts += 1
             rng = rng or random.Random(_SEED)
             pose.set_rotations(chain, _pose.perturb(chain, table, best_rotations, rng, _KICK))
     if pole is not None:

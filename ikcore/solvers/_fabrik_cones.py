@@ -1,0 +1,293 @@
+"""FABRIK on a chain of cones about a straight rest line, in point space.
+
+When every limited joint is a ball joint without a twist limit and every
+limited bone rests along its parent (a tentacle, a rope, a tail, a spine), a
+cone limit is a limit on the bend between two bones alone: joint ``i``'s swing
+is the angle between bone ``i - 1`` (for joint 0, the rest direction ``d_0``
+of the fixed frame) and bone ``i``, whatever the twist. The passes then need
+points only, and the limits are met exactly by clamping directions:
+
+- **backward** (tip to root): the effector goes onto the target; bone ``i``
+  points from the new ``p_{i+1}`` toward the old ``p_i``, turned into the cone
+  of joint ``i + 1`` about bone ``i + 1``, already placed (the limit met from
+  the child's side, as Aristidou & Lasenby do);
+- **forward** (root to tip): bone ``i`` points from the new ``p_i`` toward its
+  backward-pass place, turned into the cone of joint ``i`` about bone
+  ``i - 1``, just placed.
+
+A direction ``l`` outside the cone of half-angle ``c`` about ``a`` goes onto
+its rim, toward ``l``: ``a cos c + o sin c / |o|`` with ``o = l - (l.a) a``.
+
+**Spreading the offsets.** Before each pass the offset that pass corrects is
+spread along the chain: the backward pass moves every point ``p_i`` by
+``s_i (t - p_N)``, the forward pass by ``(1 - s_i) (p_0^* - p_0)``, with
+``s_i`` the fraction of the chain's length from the root to ``p_i`` (the
+offsets are capped at :data:`SPREAD` of the reach). Plain passes turn only
+the bones next to the end they start from; with cones those bones pin on
+their limits, a pinned run then swings as one rigid lever (a small offset
+at one end becomes a large one at the other, and the error rises from one
+pass to the next), and under tracking the bends pile up at the ends until
+the chain curls up. Spread offsets turn every bone a little instead: a
+tracked chain keeps a smooth curl, and one iteration a frame follows a
+moving target.
+
+Positions become rotations once, at the end, as for free chains (shortest arc
+per bone from a reference pose, whose twist is kept); the bends, hence the
+swings, are those of the points.
+"""
+
+import math
+import random
+
+from .. import rotation as rot
+from ..problem import Outcome
+from . import _pose
+from ._pose import BALL, FREE, Pose, Progress
+
+# Largest spread offset, as a fraction of the reach: a tracking step moves far less; a cold
+# solve's first passes, whose offsets are as large as the chain, stay close to plain passes.
+SPREAD = 0.05
+# Rest directions within this of parallel count as one line.
+_PARALLEL = 1e-12
+
+
+class Passes:
+    """A cone chain's constants for the passes, as plain floats and lists.
+
+    Build it with :meth:`of`, which says whether the chain is a cone chain.
+    """
+
+    __slots__ = ("n", "lengths", "cosines", "sines", "fractions", "root", "axis", "cap")
+
+    @classmethod
+    def of(cls, chain, table):
+        """The passes of ``chain`` (``table`` its :func:`~._pose.limit_table`), or
+        ``None`` unless every limit is a twist-free cone and each limited bone
+        rests along its parent (see the module docstring)."""
+        cosines, sines = [], []
+        directions = chain.directions
+        for i, row in enumerate(table):
+            if row[0] == FREE:
+                # Never clamped: every cosine is above -2.
+                cosines.append(-2.0)
+                sines.append(0.0)
+                continue
+            if row[0] != BALL or not row[6]:
+                return None
+            if i:
+                (ax, ay, az), (bx, by, bz) = directions[i - 1], directions[i]
+                if ax * bx + ay * by + az * bz < 1.0 - _PARALLEL:
+                    return None
+            cosines.append(math.cos(row[7]))
+            sines.append(math.sin(row[7]))
+        passes = cls()
+        passes.n = chain.size
+        passes.lengths = chain.lengths
+        passes.cosines, passes.sines = cosines, sines
+        fractions = [0.0]
+        total = 0.0
+        for length in chain.lengths:
+            total += length
+            fractions.append(total / chain.reach)
+        passes.fractions = fractions
+        passes.root = chain.points[0]
+        passes.axis = chain.directions[0]
+        passes.cap = SPREAD * chain.reach
+        return passes
+
+    def backward(self, xs, ys, zs, target):
+        """Spread the effector's offset, then the backward pass, in place."""
+        n = self.n
+        sqrt = math.sqrt
+        tx, ty, tz = target
+        ex, ey, ez = tx - xs[n], ty - ys[n], tz - zs[n]
+        m = sqrt(ex * ex + ey * ey + ez * ez)
+        if m > self.cap:
+            m = self.cap / m
+            ex, ey, ez = ex * m, ey * m, ez * m
+        fractions = self.fractions
+        for i in range(1, n):
+            f = fractions[i]
+            xs[i] += f * ex
+            ys[i] += f * ey
+            zs[i] += f * ez
+        lengths, cosines, sines = self.lengths, self.cosines, self.sines
+        x, y, z = tx, ty, tz
+        xs[n], ys[n], zs[n] = x, y, z
+        # The child's direction and joint i + 1's cone; none for the last bone.
+        ax, ay, az = self.axis
+        c = s = -2.0
+        for i in range(n - 1, -1, -1):
+            bx, by, bz = x - xs[i], y - ys[i], z - zs[i]
+            d = sqrt(bx * bx + by * by + bz * bz)
+            if d > 1e-300:
+                bx, by, bz = bx / d, by / d, bz / d
+            else:
+                # The new child sits on the old point: any direction; the child's keeps the bend 0.
+                bx, by, bz = ax, ay, az
+            if c > -1.0:
+                k = bx * ax + by * ay + bz * az
+                if k < c:
+                    ox, oy, oz = bx - k * ax, by - k * ay, bz - k * az
+                    no = sqrt(ox * ox + oy * oy + oz * oz)
+                    if no < 1e-12:
+                        ox, oy, oz = rot.perpendicular((ax, ay, az))
+                        no = 1.0
+                    k = s / no
+                    bx, by, bz = ax * c + ox * k, ay * c + oy * k, az * c + oz * k
+            length = lengths[i]
+            x -= length * bx
+            y -= length * by
+            z -= length * bz
+            xs[i], ys[i], zs[i] = x, y, z
+            ax, ay, az = bx, by, bz
+            c, s = cosines[i], sines[i]
+
+    def forward(self, xs, ys, zs, aim=None):
+        """Spread the root's offset, then the forward pass, in place.
+
+        With ``aim`` (a unit vector) every bone is wanted along it instead of
+        toward the next point (nothing is spread).
+        """
+        n = self.n
+        sqrt = math.sqrt
+        rx, ry, rz = self.root
+        if aim is None:
+            ex, ey, ez = rx - xs[0], ry - ys[0], rz - zs[0]
+            m = sqrt(ex * ex + ey * ey + ez * ez)
+            if m > self.cap:
+                m = self.cap / m
+                ex, ey, ez = ex * m, ey * m, ez * m
+            fractions = self.fractions
+            for i in range(1, n):
+                f = 1.0 - fractions[i]
+                xs[i] += f * ex
+                ys[i] += f * ey
+                zs[i] += f * ez
+        lengths, cosines, sines = self.lengths, self.cosines, self.sines
+        x, y, z = rx, ry, rz
+        xs[0], ys[0], zs[0] = x, y, z
+        # The parent's direction: joint 0's cone is about the rest direction of bone 0.
+        ax, ay, az = self.axis
+        for i in range(n):
+            j = i + 1
+            if aim is None:
+                bx, by, bz = xs[j] - x, ys[j] - y, zs[j] - z
+                d = sqrt(bx * bx + by * by + bz * bz)
+                if d > 1e-300:
+                    bx, by, bz = bx / d, by / d, bz / d
+                else:
+                    bx, by, bz = ax, ay, az
+            else:
+                bx, by, bz = aim
+            c = cosines[i]
+            if c > -1.0:
+                k = bx * ax + by * ay + bz * az
+                if k < c:
+                    ox, oy, oz = bx - k * ax, by - k * ay, bz - k * az
+                    no = sqrt(ox * ox + oy * oy + oz * oz)
+                    if no < 1e-12:
+                        ox, oy, oz = rot.perpendicular((ax, ay, az))
+                        no = 1.0
+                    k = sines[i] / no
+                    bx, by, bz = ax * c + ox * k, ay * c + oy * k, az * c + oz * k
+            length = lengths[i]
+            x += length * bx
+            y += length * by
+            z += length * bz
+            xs[j], ys[j], zs[j] = x, y, z
+            ax, ay, az = bx, by, bz
+
+
+def run(problem, table, passes, rotations_from, max_restarts, window, rate, patience, kick, seed, collinear):
+    """FABRIK on a cone chain (see the module docstring).
+
+    Parameters
+    ----------
+    problem : Problem
+    table : list
+        :func:`~._pose.limit_table` of the chain.
+    passes : Passes
+        :meth:`Passes.of` the chain.
+    rotations_from : callable
+        ``(chain, ref, xs, ys, zs) -> rotations``: points to rotations, twist from ``ref``.
+    max_restarts : int or None
+        Restarts from a perturbed best pose allowed when progress stops (None: no cap).
+    window, rate, patience, kick, seed, collinear
+        The stagnation rule, restart kick (radians), restart seed and collinearity
+        threshold (fraction of the reach), as for the other FABRIK paths.
+    """
+    chain = problem.chain
+    n = chain.size
+    reach = chain.reach
+    target = tx, ty, tz = problem.target
+    tol = problem.tolerance
+    pole = problem.pole
+    sqrt = math.sqrt
+    ref = Pose(chain, problem.start)
+    xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+    error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+    errors = [error]
+    if error <= tol:
+        return Outcome(list(problem.start), 0, errors)
+
+    rx, ry, rz = chain.points[0]
+    dx, dy, dz = tx - rx, ty - ry, tz - rz
+    distance = sqrt(dx * dx + dy * dy + dz * dz)
+    beyond = distance >= reach
+    # The best pose so far is the start, even when the iterations start from a bent one.
+    best = error
+    bxs, bys, bzs = xs[:], ys[:], zs[:]
+    if pole is not None or (not beyond and _pose.collinear(xs, ys, zs, collinear * reach, target)):
+        # Leave a straight line (the passes would keep every point on it), and start toward the pole.
+        if _pose.collinear(xs, ys, zs, collinear * reach):
+            _pose.bend(chain, table, ref, pole, target)
+            xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+        else:
+            _pose.swivel(xs, ys, zs, pole, reach)
+            passes.forward(xs, ys, zs)
+    progress = Progress(sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2), window, rate, patience)
+    rng = None
+    restarts = 0
+    stalled = False
+    iterations = 0
+    while iterations < problem.max_iterations:
+        iterations += 1
+        if beyond:
+            # Out of reach: every bone aimed straight at the target, within its cone, in one step.
+            # The pose depends on the target alone (the start stays only if it is nearer), so
+            # re-solving a moving target does not jitter.
+            passes.forward(xs, ys, zs, (dx / distance, dy / distance, dz / distance))
+            error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+            errors.append(error)
+            if error < best:
+                best = error
+                bxs, bys, bzs = xs, ys, zs
+            break
+        passes.backward(xs, ys, zs, target)
+        passes.forward(xs, ys, zs)
+        error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+        errors.append(error)
+        if error < best:
+            best = error
+            bxs[:], bys[:], bzs[:] = xs, ys, zs
+            if error <= tol:
+                break
+        if progress.update(error):
+            if progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
+                # Restarts keep failing, or none is allowed: the best pose stands.
+                stalled = True
+                break
+            restarts += 1
+            rng = rng or random.Random(seed)
+            kicked = _pose.perturb(chain, table, rotations_from(chain, ref, bxs, bys, bzs), rng, kick)
+            ref = Pose(chain, kicked)
+            xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+    if pole is not None:
+        # Turned toward the pole, then the cones again: kept where the effector stays as near.
+        xs[:], ys[:], zs[:] = bxs, bys, bzs
+        _pose.swivel(xs, ys, zs, pole, reach)
+        passes.forward(xs, ys, zs)
+        if sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2) <= max(best, tol):
+            bxs, bys, bzs = xs, ys, zs
+    return Outcome(rotations_from(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
