@@ -3,21 +3,35 @@
 ``count`` tentacles of ``bones`` bones stand on a ring of a ``crown`` node that
 turns and bobs slowly, so their roots move: each chain lives in the crown's
 frame (see :mod:`ikcore.skeleton`) and its root follows. The bones shorten and
-thin towards the tip. Each joint is a ball-and-socket whose cone keeps the
-curve smooth (no kinks) while the whole tentacle can still curl.
+thin towards the tip.
 
 Each target traces its own Lissajous curve, kept within the tentacle's reach
 whatever the crown does; every target can be dragged (and released back to
 its path).
 
-DLS is the default method: warm-started from the previous frame it needs one
-iteration per frame to follow, and, being a least-squares step, it spreads
-the bending over all the joints, so the tentacles stay smoothly curved (no
-joint bends more than about 20 degrees on these paths) without any limits.
-The joint cones (40 degrees) are there for the other methods, and are off by
-default: FABRIK, free, folds a long chain into sharp kinks where the target
-comes near the root, and CCD curls the tip; with the cones on both keep
-their shape.
+FABRIK is the default method, solved frame to frame from the previous pose:
+
+- **Limits that make a tentacle.** Every joint is a twist-free cone: ``cone``
+  degrees between neighbouring bones (a 20-bone tentacle can still curl
+  through more than a full turn, but never kinks), ``base`` degrees for the
+  root joint, which leans the whole tentacle toward its target (past the
+  horizontal: a tentacle may droop over the crown's rim; a base pinned on a
+  tighter limit makes the next joints take the lean, and the tentacle coils
+  at its root). Such a chain is solved by FABRIK in point space with its
+  offsets spread along it (:mod:`ikcore.solvers._fabrik_cones`), which keeps
+  the curl spread over the tentacle from frame to frame: on the scripted
+  paths no joint bends more than about 18 degrees, and neighbouring joints
+  differ by a few degrees at most. Without the limits FABRIK's textbook passes
+  fold a long chain into sharp kinks; the ``constraints`` switch shows it.
+- **No restarts.** FABRIK restarts a stalled solve from a random pose near the
+  best one; frame to frame that would be a jump, so the scene passes
+  ``max_restarts=0``: a frame that does not converge keeps its best pose, near
+  the last one, and reports its status.
+- **A gentle start.** A target far from the effector makes a cold solve,
+  whose first passes hook the chain; so each tentacle starts gently curled
+  outward and its target rises from the tentacle's tip onto its path over
+  the first :data:`RISE` seconds (:class:`Rise`): the tentacles unfurl,
+  tracked from the first frame.
 """
 
 import math
@@ -29,6 +43,11 @@ from .paths import Lissajous
 from .scene import Limb, Scene, Target
 
 RING = 0.45
+#: Seconds a target takes to move from its tentacle's tip onto its path.
+RISE = 3.0
+# The start pose: the first bone leans outward, every other joint bends outward (degrees).
+_LEAN = 10.0
+_BEND = 3.0
 
 
 class TentacleScene(Scene):
@@ -40,14 +59,18 @@ class TentacleScene(Scene):
         Number of tentacles (>= 1).
     bones : int
         Bones per tentacle (>= 2).
+    cone : float
+        Largest bend between neighbouring bones, degrees.
+    base : float
+        Largest lean of the first bone from the vertical, degrees.
     """
 
     name = "tentacles"
-    default_method = "dls"
-    default_max_iterations = 12
-    default_constraints = False
+    default_method = "fabrik"
+    default_max_iterations = 10
+    default_constraints = True
 
-    def __init__(self, count=4, bones=20):
+    def __init__(self, count=4, bones=20, cone=25.0, base=120.0):
         super().__init__()
         self.skeleton = Skeleton()
         self.crown = self.skeleton.add_node("crown")
@@ -62,7 +85,7 @@ class TentacleScene(Scene):
             for length in lengths:
                 y += length
                 points.append((root[0], y, root[2]))
-            joints = [BallSocket(cone_deg=40.0)] * bones
+            joints = [BallSocket(cone_deg=base)] + [BallSocket(cone_deg=cone)] * (bones - 1)
             bound = self.skeleton.add_chain(f"tentacle{k}", "crown", points, joints)
             radii = [0.075 * (1.0 - 0.8 * (i + 0.5) / bones) for i in range(bones)]
             limb = self.add_limb(Limb(bound, radii, target=f"target{k}"))
@@ -73,7 +96,21 @@ class TentacleScene(Scene):
             path = Lissajous(center=center, amplitude=(0.13 * reach, 0.1 * reach, 0.13 * reach),
                              frequency=(0.17 + 0.013 * k, 0.23 + 0.011 * k, 0.13 + 0.017 * k),
                              phase=(1.3 * k, 0.7 * k, 2.1 * k + 0.5))
-            self.add_target(Target(f"target{k}", path(0.0), path=path, radius=0.06))
+            # Turning +y outward: about y x outward.
+            axis = (cz, 0.0, -cx)
+            bound.set_rotations([rot.from_axis_angle(axis, math.radians(_LEAN))]
+                                + [rot.from_axis_angle(axis, math.radians(_BEND))] * (bones - 1))
+            tip = bound.chain.forward(bound.rotations)[-1]
+            rise = Rise(tip, path, RISE)
+            self.add_target(Target(f"target{k}", rise(0.0), path=rise, radius=0.06))
+        self._options = self.method_options(self.params["method"])
+
+    def method_options(self, method):
+        opts = super().method_options(method)
+        if method == "fabrik":
+            # Frame to frame a restart would jump; a stalled frame keeps its best pose instead.
+            opts["max_restarts"] = 0
+        return opts
 
     def advance(self, dt):
         t = self.script_time
@@ -84,3 +121,26 @@ class TentacleScene(Scene):
 
     def camera(self):
         return {"position": [3.2, 2.4, 3.6], "target": [0.0, 1.0, 0.0]}
+
+
+class Rise:
+    """A path that starts at ``start`` and joins ``path`` by time ``duration``.
+
+    ``p(t) = start + e(t / duration) (path(t) - start)`` with the smoothstep
+    ``e(u) = 3 u^2 - 2 u^3`` (``e = 1`` from ``duration`` on): it leaves ``start``
+    and meets ``path`` with the path's own velocity.
+    """
+
+    def __init__(self, start, path, duration):
+        self.start = start
+        self.path = path
+        self.duration = duration
+
+    def __call__(self, t):
+        p = self.path(t)
+        u = t / self.duration
+        if u >= 1.0:
+            return p
+        e = u * u * (3.0 - 2.0 * u) if u > 0.0 else 0.0
+        s = self.start
+        return (s[0] + e * (p[0] - s[0]), s[1] + e * (p[1] - s[1]), s[2] + e * (p[2] - s[2]))
