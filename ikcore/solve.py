@@ -36,6 +36,7 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
     module = solver_module(method)
     target = check_point(target, "target")
+    _check_range(chain, target, "target")
     if start is None:
         start = [rot.IDENTITY] * chain.size
     else:
@@ -55,11 +56,22 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
                              else check_positive(orientation_tolerance, "orientation_tolerance"))
     if pole is not None:
         pole = check_point(pole, "pole")
+        _check_range(chain, pole, "pole")
     options = read_options(method, method_options, module.OPTIONS)
     if hasattr(module, "check_problem"):
         module.check_problem(chain, orientation, options)
     return Problem(chain, target, start, tolerance, max_iterations, orientation,
                    orientation_tolerance, pole, options)
+
+
+#: Largest distance of a target or pole from the chain's root: the solvers square distances,
+#: and a square must stay finite (1e150 ** 2 = 1e300).
+FARTHEST = 1e150
+
+
+def _check_range(chain, point, name):
+    if not math.dist(point, chain.points[0]) <= FARTHEST:
+        raise IKError(f"{name} {point!r} lies farther than {FARTHEST:g} from the chain's root")
 
 
 def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_iterations=None,
@@ -70,7 +82,7 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
     ----------
     chain : Chain
     target : (x, y, z)
-        World position for the end effector.
+        World position for the end effector, within :data:`FARTHEST` of the root.
     method : str
         One of :data:`METHODS`.
     start : list of N (w, x, y, z), optional
@@ -85,7 +97,8 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
     orientation_tolerance : float, optional
         Radians (default ``1e-3``).
     pole : (x, y, z), optional
-        World point hinting the bend plane and side (two_bone, fabrik, ccd).
+        World point hinting the bend plane and side (two_bone, fabrik, ccd),
+        within :data:`FARTHEST` of the root.
     **method_options
         The method's tuning parameters (its module's ``OPTIONS``).
 

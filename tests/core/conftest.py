@@ -3,14 +3,23 @@
 ``default``: quick, for development. ``ci``: derandomized and larger, what
 ``./build/test`` runs. ``soak``: long runs by hand (see README, Reliability).
 Choose with ``HYPOTHESIS_PROFILE=ci``.
+
+``FUZZ_EXAMPLES`` is the number of examples per method of the fuzz test
+(``test_fuzz.py``) under the loaded profile; other tests take the profile's
+``max_examples`` unless they set their own.
 """
 
 import os
 
 from hypothesis import HealthCheck, settings
 
-_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+
+_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                                     HealthCheck.data_too_large])
 settings.register_profile("default", max_examples=60, **_common)
 settings.register_profile("ci", max_examples=300, derandomize=True, print_blob=True, **_common)
-settings.register_profile("soak", max_examples=20000, **_common)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.register_profile("soak", max_examples=20000, print_blob=True, **_common)
+settings.load_profile(PROFILE)
+
+FUZZ_EXAMPLES = {"default": 150, "ci": 2000, "soak": 100000}.get(PROFILE, settings.default.max_examples)

@@ -97,3 +97,29 @@ def test_jacobian_methods_fold_at_targets_nearer_than_the_fold(method):
     check_invariants(chain, target, sol)
     assert sol.status == "unreachable"
     assert math.isclose(sol.error, chain.min_reach - 0.5, rel_tol=1e-9)
+
+
+# A finite target or pole far enough away raised OverflowError (a float's ** 2) or
+# ZeroDivisionError: now IKError, naming it, beyond 1e150 from the root; nearer, a solve.
+@pytest.mark.parametrize("method", ikcore.METHODS)
+@pytest.mark.parametrize("far", [1e155, 1e200, 1.7e308])
+def test_targets_and_poles_too_far_away_raise_ikerror(method, far):
+    n = 2 if method == "two_bone" else 3
+    chain = Chain([(float(i), 0.0, 0.0) for i in range(n + 1)])
+    with pytest.raises(ikcore.IKError, match="target"):
+        ikcore.solve(chain, (far, 0.0, -far), method)
+    with pytest.raises(ikcore.IKError, match="pole"):
+        ikcore.solve(chain, (1.0, 1.0, 0.0), method, pole=(0.0, far, far))
+
+
+@pytest.mark.parametrize("method", ikcore.METHODS)
+@pytest.mark.parametrize("limits", [False, True])
+def test_targets_and_poles_far_but_within_range_solve(method, limits):
+    n = 2 if method == "two_bone" else 3
+    joints = [ikcore.Hinge((0.0, 0.0, 1.0), -90.0, 90.0), BallSocket(45.0, -10.0, 10.0), None][:n] if limits else None
+    chain = Chain([(float(i), 0.0, 0.0) for i in range(n + 1)], joints)
+    for far in (1e100, 1e149):
+        target = (far / 2.0, far / 2.0, -far / 2.0)
+        sol = ikcore.solve(chain, target, method, pole=(0.0, far / 2.0, far / 2.0))
+        check_invariants(chain, target, sol)
+        assert sol.status == "unreachable"

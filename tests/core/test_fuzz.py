@@ -1,0 +1,186 @@
+"""Fuzzing every method: wide chains, limits, starts, targets, orientations and poles.
+
+Chains of 1 to 60 bones with lengths over six decades, hinges and ball joints
+with any ranges, starts folded or on the limits, targets from 1e-9 to 1e9 times
+the reach (and exactly at the root, on the chain, at full and at minimum reach),
+poles anywhere (on the target, on the root-target line). Every solve keeps the
+invariants of :func:`.invariants.check_invariants`, returns no worse a pose than
+it started from, and takes time bounded by its iteration budget.
+
+Examples per method: ``FUZZ_EXAMPLES`` in ``conftest.py`` for the loaded
+profile (2,000 under ``HYPOTHESIS_PROFILE=ci``).
+"""
+
+import math
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ikcore
+from ikcore import IKError
+from ikcore.solve import ORIENTATION_METHODS
+
+from .conftest import FUZZ_EXAMPLES
+from .invariants import check_invariants, rounding
+from .strategies import (POLE_KINDS, START_KINDS, TARGET_KINDS, bone_counts, build_chain, limit_mixes,
+                         make_pole, make_start, make_target, random_rotation, seeds, shapes)
+
+# CPU seconds a solve may take per iteration and per joint (plus a fixed allowance). Solves
+# measure at most ~0.2 ms there; the bound is ~25 times that, so only a hang or an unbudgeted
+# inner loop (work that grows faster than iterations x joints) can break it. CPU time, not
+# wall time: other processes on the machine do not count.
+PER_ITERATION_JOINT = 5e-3
+FIXED = 0.25
+
+fuzz = settings(max_examples=FUZZ_EXAMPLES)
+
+
+def iteration_cap(n):
+    """Largest max_iterations drawn for an n-bone chain: long chains get fewer."""
+    return max(1, min(30, 240 // n))
+
+
+def method_options(method, rng):
+    """Random valid options of ``method``."""
+    if method == "ccd":
+        return {"max_step_deg": rng.choice((None, 180.0, 1e-6, rng.uniform(1.0, 180.0)))}
+    if method == "jacobian_transpose":
+        return {"alpha": rng.choice((None, 1e-12, 1e6, 10.0 ** rng.uniform(-4.0, 4.0)))}
+    if method in ("fabrik", "two_bone"):
+        return {}
+    options = {"rest_weight": rng.choice((None, 0.0, 1.0, rng.random()))}
+    if method in ("dls", "fabrik_dls"):
+        options["damping"] = rng.choice((None, 1e-9, 10.0, 10.0 ** rng.uniform(-4.0, 0.0)))
+    if method == "dls":
+        options["adaptive"] = rng.choice((None, True, False))
+    return options
+
+
+# Strategies built once (a new strategy object is validated at its first draw, which costs more).
+start_kinds = st.sampled_from(START_KINDS)
+target_kinds = st.sampled_from(TARGET_KINDS)
+orientation_kinds = st.sampled_from(("none", "none", "random", "feasible", "start"))
+pole_kinds = st.sampled_from(POLE_KINDS)
+iteration_counts = {}
+
+
+def log_uniform(rng, low, high, specials=()):
+    """``10 ** u``, ``u`` uniform in ``[low, high]``, or one of ``specials`` (exponents) a third of the time."""
+    if specials and rng.random() < 0.3:
+        return 10.0 ** rng.choice(specials)
+    return 10.0 ** rng.uniform(low, high)
+
+
+@st.composite
+def cases(draw, method):
+    """Keyword arguments of one valid solve of ``method``, with its chain.
+
+    Hypothesis draws the kind of each part (a handful of draws: they cost more
+    than most solves); a seeded generator draws the details.
+    """
+    n = 2 if method == "two_bone" else draw(bone_counts())
+    rng = random.Random(draw(seeds))
+    chain = build_chain(rng, n, draw(shapes), draw(limit_mixes))
+    start = make_start(chain, draw(start_kinds), rng)
+    distance = log_uniform(rng, -9.0, 9.0, (-9.0, 0.0, 9.0))
+    target = make_target(chain, draw(target_kinds), rng, distance, start)
+    orientation = None
+    if method in ORIENTATION_METHODS:
+        kind = draw(orientation_kinds)
+        if kind == "random":
+            orientation = random_rotation(rng)
+        elif kind == "feasible":  # the last bone of a pose within the limits, its tip the target
+            pose = chain.clamp([random_rotation(rng) for _ in range(chain.size)])
+            orientation = chain.world_rotations(pose)[-1]
+            target = chain.forward(pose)[-1]
+        elif kind == "start":
+            orientation = chain.world_rotations(chain.clamp(start or [(1.0, 0.0, 0.0, 0.0)] * chain.size))[-1]
+    pole = make_pole(chain, draw(pole_kinds), rng, target)
+    tolerance = None if rng.random() < 0.5 else chain.reach * log_uniform(rng, -12.0, 0.0, (-12.0, 0.0))
+    orientation_tolerance = None
+    if orientation is not None and rng.random() < 0.5:
+        orientation_tolerance = log_uniform(rng, -9.0, 0.0, (-9.0, 0.0))
+    cap = iteration_cap(chain.size)
+    if cap not in iteration_counts:
+        iteration_counts[cap] = st.integers(1, cap)
+    max_iterations = draw(iteration_counts[cap])
+    return dict(chain=chain, target=target, method=method, start=start, tolerance=tolerance,
+                max_iterations=max_iterations, orientation=orientation,
+                orientation_tolerance=orientation_tolerance, pole=pole, **method_options(method, rng))
+
+
+CASES = {method: cases(method) for method in ikcore.METHODS}
+
+
+def timed_solve(case):
+    t0 = time.process_time()
+    sol = ikcore.solve(**case)
+    return sol, time.process_time() - t0
+
+
+def check_case(case, sol, seconds):
+    chain = case["chain"]
+    target = case["target"]
+    check_invariants(chain, target, sol, case["start"], case["orientation"], case["tolerance"],
+                     case["max_iterations"], case["orientation_tolerance"])
+    if case["orientation"] is None and case["method"] != "two_bone":
+        # The best pose seen is returned, and the start is one of them: never worse (but the
+        # rest motion may spend the tolerance, once met, to come nearer the rest pose).
+        worst = sol.errors[0]
+        if case.get("rest_weight") and sol.converged:
+            worst = max(worst, 1e-3 * chain.reach if case["tolerance"] is None else case["tolerance"])
+        # Slack: solve() clamps the rotations once more, and near a half-turn swing a ball joint's
+        # twist is only defined to ~4e-11 rad: up to ~1e-9 x reach at the effector.
+        slack = 1e-8 * chain.reach + rounding(chain, target)
+        assert sol.error <= worst * (1.0 + 1e-9) + slack, "worse than the start"
+    budget = FIXED + PER_ITERATION_JOINT * case["max_iterations"] * chain.size
+    assert seconds <= budget, f"{seconds:.3f} s for {case['max_iterations']} iterations of {chain.size} joints"
+
+
+@pytest.mark.parametrize("method", ikcore.METHODS)
+@fuzz
+@given(data=st.data())
+def test_fuzz(method, data):
+    case = data.draw(CASES[method])
+    sol, seconds = timed_solve(case)
+    check_case(case, sol, seconds)
+    if data.draw(st.booleans()):
+        # Tracking: the next frame starts from this result. Never worse (no jitter).
+        again = dict(case, start=sol.rotations)
+        sol2, seconds = timed_solve(again)
+        check_case(again, sol2, seconds)
+
+
+# ----------------------------------------------------------------------------------------------
+# Invalid input: IKError and nothing else.
+
+NAN, INF = float("nan"), float("inf")
+BAD_VALUES = {
+    "target": [(NAN, 0.0, 0.0), (0.0, INF, 0.0), (0.0, 0.0), (0.0, 0.0, 0.0, 0.0), None, "abc", (0.0, "x", 0.0),
+               (1e155, 0.0, -1e155), (1.7e308, 1.7e308, 0.0)],
+    "tolerance": [0.0, -1.0, NAN, INF, "1", -0.0],
+    "max_iterations": [0, -1, 100001, 2.5, True, NAN, "10"],
+    "orientation": [(0.0, 0.0, 0.0, 0.0), (NAN, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0), 1.0],
+    "orientation_tolerance": [0.0, -1e-3, INF],
+    "pole": [(NAN, 0.0, 0.0), (0.0, 0.0), "pole", (0.0, 1e155, 1e155)],
+    "method": ["newton", None, 3],
+    "start": ["bad", [(1.0, 0.0, 0.0, 0.0)] * 61, [(0.0, 0.0, 0.0, 0.0)] * 60, [(NAN, 0.0, 0.0, 1.0)] * 60],
+    "bogus_option": [1.0],
+}
+
+
+@pytest.mark.parametrize("method", ikcore.METHODS)
+@settings(max_examples=max(10, FUZZ_EXAMPLES // 20))
+@given(data=st.data())
+def test_fuzz_bad_input_raises_ikerror(method, data):
+    case = data.draw(CASES[method])
+    field = data.draw(st.sampled_from(sorted(BAD_VALUES)))
+    value = data.draw(st.sampled_from(BAD_VALUES[field]))
+    if field == "start" and isinstance(value, list):
+        value = value[:case["chain"].size + (len(value) > 60)]
+    case[field] = value
+    with pytest.raises(IKError):
+        ikcore.solve(**case)
