@@ -161,7 +161,8 @@ def test_cone_chains_converge_cold_on_reachable_targets():
         converged += sol.converged
         iterations.append(sol.iterations)
     assert converged >= 0.97 * 200
-    assert sorted(iterations)[100] <= 5
+    iterations.sort()
+    assert iterations[100] <= 5 and iterations[180] <= 8
 
 
 def test_a_pole_turns_a_cone_chain_without_breaking_it():
