@@ -406,6 +406,11 @@ def swivel(xs, ys, zs, pole, size, flip=False):
         vx, vy, vz = ox - ax, oy - ay, oz - az
         s = vx * nx + vy * ny + vz * nz
         vx, vy, vz = vx - s * nx, vy - s * ny, vz - s * nz
+        # Once more: with the pole near the line, v is a small difference of large vectors and
+        # keeps a trace along the line, which the scale nu / |v| below would magnify (the point
+        # would leave its circle: bones change length, the effector moves).
+        s = vx * nx + vy * ny + vz * nz
+        vx, vy, vz = vx - s * nx, vy - s * ny, vz - s * nz
         nu = math.sqrt(ux * ux + uy * uy + uz * uz)
         nv = math.sqrt(vx * vx + vy * vy + vz * vz)
         if nu < 1e-9 * nn or nv < 1e-9 * nn:

@@ -93,7 +93,7 @@ def random_constraint(rng, kind, bone, common_axis):
 
 
 SHAPES = ("random", "straight", "planar", "zigzag", "near_straight", "coiled")
-LIMIT_MIXES = ("free", "hinge", "ball", "mixed", "planar_hinges")
+LIMIT_MIXES = ("free", "hinge", "ball", "mixed", "planar_hinges", "cones")
 # Strategies built once: a strategy is validated on first use, which costs more than a draw.
 shapes = st.sampled_from(SHAPES)
 limit_mixes = st.sampled_from(LIMIT_MIXES)
@@ -114,8 +114,12 @@ def build_chain(rng, n, shape, mix):
 
     The chain's scale is log-uniform over ``1e-3..1e3``; each bone's length
     spreads around it by up to a few decades (clipped to ``1e-3..1e3``). The
-    root sits at the origin or up to a hundred reaches from it.
+    root sits at the origin or up to a hundred reaches from it. Mix "cones" is
+    a straight chain of twist-free cones and free joints (FABRIK's tentacle
+    case) whatever the shape.
     """
+    if mix == "cones":
+        shape = "straight"
     centre = rng.uniform(-3.0, 3.0)
     spread = rng.choice((0.0, 0.5, 2.0, 6.0))
     lengths = [10.0 ** min(3.0, max(-3.0, centre + spread * rng.uniform(-1.0, 1.0))) for _ in range(n)]
@@ -144,6 +148,10 @@ def build_chain(rng, n, shape, mix):
         for i in range(n):
             a, b = points[i], points[i + 1]
             bone = tuple((y - x) / lengths[i] for x, y in zip(a, b))
+            if mix == "cones":
+                cone = _pick(rng, SPECIAL_CONES, 0.0, 180.0)
+                joints.append(None if rng.random() < 0.2 else ikcore.BallSocket(cone_deg=cone))
+                continue
             if mix == "planar_hinges":  # one axis normal to the plane (FABRIK's planar case)
                 lo, hi = random_range(rng) if rng.random() < 0.5 else (-180.0, 180.0)
                 joints.append(ikcore.Hinge(axis=normal, min_deg=lo, max_deg=hi))

@@ -51,7 +51,9 @@ def method_options(method, rng):
         return {"max_step_deg": rng.choice((None, 180.0, 1e-6, rng.uniform(1.0, 180.0)))}
     if method == "jacobian_transpose":
         return {"alpha": rng.choice((None, 1e-12, 1e6, 10.0 ** rng.uniform(-4.0, 4.0)))}
-    if method in ("fabrik", "two_bone"):
+    if method == "fabrik":
+        return {"max_restarts": rng.choice((None, 0, 1, rng.randrange(100)))}
+    if method == "two_bone":
         return {}
     options = {"rest_weight": rng.choice((None, 0.0, 1.0, rng.random()))}
     if method in ("dls", "fabrik_dls"):

@@ -123,3 +123,17 @@ def test_targets_and_poles_far_but_within_range_solve(method, limits):
         sol = ikcore.solve(chain, target, method, pole=(0.0, far / 2.0, far / 2.0))
         check_invariants(chain, target, sol)
         assert sol.status == "unreachable"
+
+
+# A pole a hair off the line through a joint's neighbours: its offset from the line is a small
+# difference of large vectors and kept a trace along the line, which the swivel scaled up; the
+# knee left its circle, the bones changed length and a start within tolerance came back 150x
+# out of it ("max_iterations" after 0 iterations).
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "fabrik_dls"])
+def test_a_pole_next_to_the_line_keeps_a_converged_start(method):
+    chain = Chain([(0.0, -0.0, -0.0), (-45.57803885416815, -515.6924198295288, -169.55235849269232),
+                   (315.8174234911253, -128.4612753987489, -42.23624661001847)])
+    target = (315.81742312972983, -128.46127578598004, -42.23624673733458)  # 5e-7 from the tip
+    sol = ikcore.solve(chain, target, method, tolerance=1.8e-6, max_iterations=1, pole=target)
+    check_invariants(chain, target, sol, tolerance=1.8e-6, max_iterations=1)
+    assert sol.converged and sol.error < 1e-6
