@@ -825,7 +825,8 @@ def iterate(problem, kind, *, damping=0.0, adaptive=False, alpha=None, rest_weig
             slow = stuck or (kind == "inverse" and not met and past is not None and F > SLOW_FACTOR * past)
         else:
             if met:
-                break  # the rest cost cannot fall further
+                errors.append(pos)  # the rest cost cannot fall further: the pose stands
+                break
             stuck = slow = True
         if slow:
             # Out of reach, a restart only helps a pose short of the best stretch.

@@ -99,8 +99,10 @@ def run(problem):
     flip = limited and _pose.plane_normal(chain, table) is not None
     if error <= tol:
         if pole is not None and not limited:
+            # Turning to the pole changes the pose: one iteration, so the history keeps the start's error.
             _pose.turn_to_pole(chain, table, pose, pole, flip)
-            return Outcome(pose.rotations(), 0, errors)
+            errors.append(pose.error(target))
+            return Outcome(pose.rotations(), 1, errors)
         return Outcome(start, 0, errors)
 
     rx, ry, rz = chain.points[0]

@@ -152,11 +152,12 @@ def _run_free(problem, normal=None):
     errors = [sqrt(error * error + off * off)]
     flip = normal is not None
     if error <= goal:
-        rotations = list(start)
-        if problem.pole is not None:
-            _pose.swivel(xs, ys, zs, problem.pole, reach, flip)
-            rotations = _rotations(chain, ref, xs, ys, zs)
-        return Outcome(rotations, 0, errors, off >= tol)
+        if problem.pole is None:
+            return Outcome(list(start), 0, errors, off >= tol)
+        # Turning to the pole changes the pose: one iteration, so the history keeps the start's error.
+        _pose.swivel(xs, ys, zs, problem.pole, reach, flip)
+        errors.append(errors[0])
+        return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors, off >= tol)
 
     distance = sqrt((tx - rx) ** 2 + (ty - ry) ** 2 + (tz - rz) ** 2)
     if not chain.min_reach <= distance < reach:

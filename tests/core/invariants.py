@@ -61,6 +61,7 @@ def check_invariants(chain, target, sol, start=None, orientation=None, tolerance
     if not sol.converged:
         assert (sol.status == "unreachable") == (not reachable(chain, target))
     assert 0 <= sol.iterations <= (max_iterations or 100000)
+    assert len(sol.errors) == sol.iterations + 1, "the history is the start's error, then one per iteration"
     # The history starts at the error of the (clamped) start pose.
     # (normalised first, as solve() does: a half turn's hinge angle hangs on the last bit of it)
     first = chain.forward(chain.clamp(check_rotations(start or [IDENTITY] * chain.size, chain.size)))[-1]

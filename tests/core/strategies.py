@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import ikcore
 from ikcore import rotation as rot
+from ikcore.checks import check_rotations
 
 unit = st.floats(-1.0, 1.0, allow_nan=False)
 directions = st.tuples(unit, unit, unit).filter(lambda v: math.sqrt(sum(c * c for c in v)) > 0.1).map(
@@ -69,6 +70,12 @@ def random_direction(rng):
 
 def random_rotation(rng, max_angle=math.pi):
     return rot.from_axis_angle(random_direction(rng), rng.uniform(0.0, max_angle))
+
+
+def scaled(q, rng):
+    """``q`` times a factor from ``+-1e-5`` to ``+-1e5``: the same rotation, as the API takes it."""
+    k = rng.choice((-1.0, 1.0)) * 10.0 ** rng.uniform(-5.0, 5.0)
+    return tuple(k * c for c in q)
 
 
 def _pick(rng, specials, low, high, p_special=0.4):
@@ -168,7 +175,7 @@ def wide_chains(draw, min_bones=1, max_bones=60):
     return build_chain(random.Random(draw(seeds)), n, draw(shapes), draw(limit_mixes))
 
 
-START_KINDS = ("none", "identity", "random", "small", "folded", "limits")
+START_KINDS = ("none", "identity", "random", "small", "folded", "limits", "scaled")
 
 
 def make_start(chain, kind, rng):
@@ -180,6 +187,8 @@ def make_start(chain, kind, rng):
         return [rot.IDENTITY] * n
     if kind == "random":
         return [random_rotation(rng) for _ in range(n)]
+    if kind == "scaled":  # any non-zero quaternion is a rotation: scaled, and q or -q
+        return [scaled(random_rotation(rng), rng) for _ in range(n)]
     if kind == "small":
         return [random_rotation(rng, 1e-6 if rng.random() < 0.5 else 0.3) for _ in range(n)]
     if kind == "folded":  # every bone turned back on its parent: the pose doubles over itself
@@ -199,7 +208,7 @@ def make_target(chain, kind, rng, distance, start):
     """A target of the given kind; for "log", ``distance`` (over the reach) from the root."""
     root = chain.points[0]
     reach = chain.reach
-    pose = chain.forward(chain.clamp(start or [rot.IDENTITY] * chain.size))
+    pose = chain.forward(chain.clamp(check_rotations(start or [rot.IDENTITY] * chain.size, chain.size)))
     if kind == "log":
         r = reach * distance
         return tuple(c + r * d for c, d in zip(root, random_direction(rng)))

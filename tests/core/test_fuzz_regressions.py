@@ -137,3 +137,29 @@ def test_a_pole_next_to_the_line_keeps_a_converged_start(method):
     sol = ikcore.solve(chain, target, method, tolerance=1.8e-6, max_iterations=1, pole=target)
     check_invariants(chain, target, sol, tolerance=1.8e-6, max_iterations=1)
     assert sol.converged and sol.error < 1e-6
+
+
+# A start already within tolerance, turned toward a pole, came back as 0 iterations with a
+# history of one entry, which solve() overwrote with the turned pose's error: the history no
+# longer started at the start's error. The turn now counts as an iteration.
+@pytest.mark.parametrize("method", ["ccd", "fabrik"])
+def test_a_pole_turn_of_a_converged_start_keeps_the_start_in_the_history(method):
+    chain = Chain([(0.0, 0.0, 0.0), (1.0, 1.0, 0.0), (2.0, 0.0, 0.0)])
+    start = [rot.IDENTITY, rot.IDENTITY]
+    target = (2.0, 0.0005, 0.0)  # within the default tolerance (2.8e-3) of the tip
+    sol = ikcore.solve(chain, target, method, start=start, pole=(1.0, -5.0, 0.0))
+    check_invariants(chain, target, sol, start)
+    assert sol.converged and sol.positions[1][1] < 0.0  # the knee turned toward the pole
+    assert sol.iterations == 1 and math.isclose(sol.errors[0], math.dist(chain.points[-1], target), rel_tol=1e-12)
+
+
+# With rest_weight, a start that already met the target and whose rest cost could not fall
+# returned 1 iteration and a history of 1 entry (the history is the start's error, then one
+# entry per iteration).
+@pytest.mark.parametrize("method", ["pseudo_inverse", "dls", "fabrik_dls"])
+def test_rest_motion_that_cannot_improve_keeps_the_history_whole(method):
+    chain = Chain([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)])
+    target = (1.0, 0.0, 0.0)  # met at rest, where the rest cost is already 0
+    sol = ikcore.solve(chain, target, method, rest_weight=1.0, pole=(0.0, 1.0, 0.0))
+    check_invariants(chain, target, sol)
+    assert sol.converged
