@@ -129,6 +129,10 @@ class Passes:
                 k = bx * ax + by * ay + bz * az
                 if k < c:
                     ox, oy, oz = bx - k * ax, by - k * ay, bz - k * az
+                    # Once more: near the axis's opposite, o is a small difference and keeps a trace
+                    # along the axis, which 1 / |o| would magnify (the bone would change length).
+                    k = ox * ax + oy * ay + oz * az
+                    ox, oy, oz = ox - k * ax, oy - k * ay, oz - k * az
                     no = sqrt(ox * ox + oy * oy + oz * oz)
                     if no < 1e-12:
                         ox, oy, oz = rot.perpendicular((ax, ay, az))
@@ -185,6 +189,10 @@ class Passes:
                 k = bx * ax + by * ay + bz * az
                 if k < c:
                     ox, oy, oz = bx - k * ax, by - k * ay, bz - k * az
+                    # Once more: near the axis's opposite, o is a small difference and keeps a trace
+                    # along the axis, which 1 / |o| would magnify (the bone would change length).
+                    k = ox * ax + oy * ay + oz * az
+                    ox, oy, oz = ox - k * ax, oy - k * ay, oz - k * az
                     no = sqrt(ox * ox + oy * oy + oz * oz)
                     if no < 1e-12:
                         ox, oy, oz = rot.perpendicular((ax, ay, az))

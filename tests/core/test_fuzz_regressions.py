@@ -163,3 +163,44 @@ def test_rest_motion_that_cannot_improve_keeps_the_history_whole(method):
     sol = ikcore.solve(chain, target, method, rest_weight=1.0, pole=(0.0, 1.0, 0.0))
     check_invariants(chain, target, sol)
     assert sol.converged
+
+
+# FABRIK's cone passes (tentacles) clamp a direction onto the cone's rim along o = b - (b.a) a;
+# with b nearly opposite the axis a, o is a small difference that kept a trace along a, scaled
+# up by 1 / |o|: the bone came out 3e-5 long on a 1087-unit chain, and the returned pose (built
+# from the bone directions) missed the pose the passes found, by more than its error improved.
+@pytest.mark.parametrize("method", ["forward", "backward"])
+def test_cone_passes_keep_bone_lengths_when_a_bone_folds_back(method):
+    from ikcore.solvers import _fabrik_cones, _pose
+
+    a = (0.2672612419124244, 0.5345224838248488, 0.8017837257372732)  # a slanted rest line
+    chain = Chain([(0.0, 0.0, 0.0), tuple(500.0 * c for c in a), tuple(1000.0 * c for c in a)],
+                  [BallSocket(45.0), BallSocket(150.0)])
+    passes = _fabrik_cones.Passes.of(chain, _pose.limit_table(chain))
+    across = rot.perpendicular(a)
+    for tiny in (1e-7, 1e-9, 1e-11):
+        # The second bone wanted straight back down its parent, off by `tiny`.
+        p1 = tuple(500.0 * c for c in a)
+        p2 = tuple(500.0 * tiny * c for c in across)
+        xs, ys, zs = [0.0, p1[0], p2[0]], [0.0, p1[1], p2[1]], [0.0, p1[2], p2[2]]
+        if method == "forward":
+            passes.forward(xs, ys, zs)
+        else:
+            passes.backward(xs, ys, zs, (xs[2], ys[2], zs[2]))
+        for i, length in enumerate(chain.lengths):
+            d = math.dist((xs[i], ys[i], zs[i]), (xs[i + 1], ys[i + 1], zs[i + 1]))
+            assert math.isclose(d, length, rel_tol=1e-12), (tiny, i, d - length)
+
+
+def test_cone_chain_re_solved_from_its_result_is_no_worse():
+    chain = Chain([(0.0, -0.0, -0.0), (-45.57803885416815, -515.6924198295288, -169.55235849269232),
+                   (-91.1560777083363, -1031.3848396590577, -339.10471698538464)],
+                  [BallSocket(45.0), BallSocket(154.8439384927416)])
+    target = (-7.302678760165782e-08, -4.810274901945163e-07, 2.450381067009958e-07)
+    start = [(0.20119815890153503, -0.5006584538305061, 0.5195037145040245, -0.6625528688936457),
+             (0.14439920581579122, -0.011930554584549962, -0.6497248437892201, 0.746233313776695)]
+    kw = dict(max_iterations=2, pole=(99200421.39690593, 809904796.3404117, 721990044.4763203), max_restarts=0)
+    first = ikcore.solve(chain, target, "fabrik", start=start, **kw)
+    again = ikcore.solve(chain, target, "fabrik", start=first.rotations, **kw)
+    check_invariants(chain, target, again, first.rotations, max_iterations=2)
+    assert again.error <= again.errors[0] + 1e-9 * chain.reach
