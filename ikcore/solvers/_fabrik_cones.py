@@ -270,7 +270,8 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
             errors.append(error)
             if error < best:
                 best = error
-                bxs, bys, bzs = xs, ys, zs
+                # Copies: the pole turn below works on xs, ys, zs and must not touch the best pose.
+                bxs[:], bys[:], bzs[:] = xs, ys, zs
             break
         passes.backward(xs, ys, zs, target)
         passes.forward(xs, ys, zs)

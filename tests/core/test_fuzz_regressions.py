@@ -204,3 +204,24 @@ def test_cone_chain_re_solved_from_its_result_is_no_worse():
     again = ikcore.solve(chain, target, "fabrik", start=first.rotations, **kw)
     check_invariants(chain, target, again, first.rotations, max_iterations=2)
     assert again.error <= again.errors[0] + 1e-9 * chain.reach
+
+
+# FABRIK's cone passes, target out of reach, with a pole: the best pose was kept by reference,
+# so turning toward the pole (and rejecting the turn) still changed it; the solve returned a
+# pose 4% of the reach worse than its start.
+def test_cone_chain_out_of_reach_with_a_pole_returns_its_best_pose():
+    chain = Chain([(-6.874499771146768, -7.638463916369562, -1.7922610864118467),
+                   (-6.851825971446457, -7.651311044769535, -1.7912829064980273),
+                   (-6.829152171746147, -7.6641581731695085, -1.790304726584208),
+                   (-6.806478372045836, -7.677005301569482, -1.7893265466703887),
+                   (-6.783804572345526, -7.689852429969455, -1.7883483667565694)],
+                  [BallSocket(0.0), BallSocket(4.615142712038804), None, BallSocket(179.999)])
+    target = (-6.840278997045121, -7.543176986509102, -1.8173817434167054)
+    start = [(0.8628118381449009, 0.4034349443953377, -0.10109435546455763, -0.28736024236305496),
+             (0.925481015841624, 0.3325458513670688, -0.1382403820310464, 0.11742121968033495),
+             (0.24798587939480185, -0.1679047364570039, 0.8802597099744232, 0.3680405495211572),
+             (0.44710937950070195, -0.8355240210229365, 0.31903536493476664, 0.014465440784887798)]
+    pole = (-6.740039947892599, -7.637416055855851, -1.7357367676689879)
+    sol = ikcore.solve(chain, target, "fabrik", start=start, max_iterations=1, pole=pole)
+    check_invariants(chain, target, sol, start, max_iterations=1)
+    assert sol.status == "unreachable" and sol.error <= sol.errors[0]
