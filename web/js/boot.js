@@ -18,8 +18,8 @@ const STAGES = [
 
 // While loading from another host (the CDN copy of the site), that host is checked this long into a stage
 // without progress, and again as often: a host that does not answer is named within about 10 s.
-const HOST_CHECK_MS = 5000;
-const HOST_TIMEOUT_MS = 3000;
+const HOST_CHECK_MS = 4000;
+const HOST_TIMEOUT_MS = 2500;
 
 const $ = (id) => document.getElementById(id);
 const started = performance.now();
@@ -211,7 +211,9 @@ window.addEventListener("unhandledrejection", (event) => {
 setInterval(() => {
   if (!failed && !finished && current && performance.now() > deadline) {
     const label = STAGES.find(([key]) => key === current)[1];
-    const extra = recentErrors.length ? `\n\nLast console errors:\n${recentErrors.join("\n")}` : "";
+    const waiting = $("loader-note")?.textContent;
+    const extra = (waiting ? `\n\n${waiting}` : "") +
+      (recentErrors.length ? `\n\nLast console errors:\n${recentErrors.join("\n")}` : "");
     fail(current, `${label}: no progress within ${STAGES.find(([key]) => key === current)[2] / 1000} s.` +
       " A file could not be loaded or the runtime did not start." + extra);
   }
