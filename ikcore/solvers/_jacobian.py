@@ -35,7 +35,9 @@ from ..problem import Outcome
 from ._jacobian_columns import joint_axes, limit_directions, rest_motion, times_jacobian
 from ._jacobian_flat import apply_step, forward, residual, rest_cost, rotate
 from ._jacobian_normal import joint_step, normal_matrix, solve_spd
-from ._pose import FREE, Pose, follow, limit_table, reach_out
+from ._limits import FREE, limit_table
+from ._pose import Pose, follow
+from ._surgery import reach_out
 
 #: Largest joint rotation (radians) of one step: bounded steps near singularities.
 MAX_STEP = 0.5

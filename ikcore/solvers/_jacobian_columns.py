@@ -22,7 +22,7 @@ import math
 
 from ..constraints import Hinge
 from ._jacobian_flat import forward, rotate
-from ._pose import FREE, HINGE
+from ._limits import FREE, HINGE
 
 _TWO_PI = 2.0 * math.pi
 

@@ -12,7 +12,7 @@ rotation as ``q_j <- exp(R_{j-1}^-1 w_j) q_j``, which turns joint ``j``'s subtre
 
 import math
 
-from ._pose import BALL, HINGE, clamp_angle, clamp_ball
+from ._limits import BALL, HINGE, clamp_angle, clamp_ball
 
 
 def forward(chain, qs):

@@ -16,7 +16,7 @@ from ikcore.solvers import _jacobian as jac
 from ikcore.solvers import _jacobian_columns as columns
 from ikcore.solvers import _jacobian_flat as flat
 from ikcore.solvers import _jacobian_normal as normal
-from ikcore.solvers._pose import limit_table
+from ikcore.solvers._limits import limit_table
 
 JACOBIAN_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
 
