@@ -182,10 +182,10 @@ def test_links_of_every_scene_round_trip_live(demo, site_server):
     page.evaluate("ikDemo.setTarget('target2', [0.1, 1.5, 0.2])")
     link = page.evaluate("ikDemo.link()")
     assert "t.target2=0.1,1.5,0.2" in link and "t.target0" not in link and "animate=1" in link
-    # An embed flag is kept in the hashes the page writes.
-    apply_hash(page, "v=1&embed=1&method=fabrik")
-    demo.wait_until("location.hash.includes('embed=1') && location.hash.includes('scene=tentacles')", 5000,
-                    "the embed flag to stay in the hash")
+    # The embed mode's keys are kept in the hashes the page writes, unflagged.
+    assert apply_hash(page, "v=1&embed=1&origin=https://docs.example.org&method=fabrik") == ""
+    demo.wait_until("location.hash.includes('embed=1&origin=https%3A%2F%2Fdocs.example.org') && "
+                    "location.hash.includes('scene=tentacles&method=fabrik')", 5000, "the embed keys to stay in the hash")
     # Three links set through location.hash above add one entry each; the page's own writes add none.
     assert page.evaluate("history.length") == length + 3, "hash writes must not add history entries"
 

@@ -6,6 +6,8 @@
 // loop with the failure panel showing the traceback.
 
 import GUI from "lil-gui";
+import { downloadText } from "./download.js";
+import { connectParent } from "./embed.js";
 import { Handles } from "./handles.js";
 import { LimitOverlay } from "./overlays.js";
 import { checkParams, paramFromText } from "./params.js";
@@ -37,7 +39,7 @@ let errorMessage = null;
 let noticeTimer = 0;
 let hashAt = 0;
 let lastHash = null;
-let embedFlag;          // a link's embed flag (0 / 1), passed on to the links the page writes
+const embedKeys = {};   // a link's embed and origin keys, passed on to the links the page writes
 const follow = { on: false, x: 0, y: 0, z: 0 };
 const pyTimes = new Float64Array(TIMING_WINDOW);
 const sorted = new Float64Array(TIMING_WINDOW);
@@ -267,7 +269,13 @@ function buildGui() {
   guiParams = {
     scene: layout.scene, method: p.method, tolerance: p.tolerance, max_iterations: p.max_iterations,
     damping: p.damping ?? 0.03, constraints: p.constraints, animate: p.animate,
-    gizmo: "translate", release: () => { command("release", {}); },
+    gizmo: "translate", release: () => { command("release", {}); }, pose: () => {
+      try {
+        api.downloadPose();
+      } catch (error) {
+        note(error.message);
+      }
+    },
     speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: showLimits, copyLink,
   };
   // A refused value is not applied: the notice says why and the panel shows the values in force again.
@@ -304,6 +312,7 @@ function buildGui() {
   if (layout.targets.some((t) => t.draggable) && layout.scene !== "spider") {
     scene.add(guiParams, "release").name("release dragged targets");
   }
+  gui.add(guiParams, "pose").name("download pose (JSON)");
 }
 
 /**
@@ -367,7 +376,7 @@ function linkState() {
   }
   return {
     scene: layout.scene, params, overlays: showLimits, targets,
-    camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], embed: embedFlag,
+    camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], ...embedKeys,
   };
 }
 
@@ -390,7 +399,9 @@ function writeHash() {
  */
 function applyLink(hash) {
   const { state: link, ignored } = parseHash(hash, { scenes });
-  if (link.embed !== undefined) embedFlag = link.embed;
+  for (const key of ["embed", "origin"]) {
+    if (link[key] !== undefined) embedKeys[key] = link[key];
+  }
   if (link.scene) showScene(command("set_scene", { name: link.scene }));
   const { params, targets, ignored: unfit } = resolveLink(link, layout);
   ignored.push(...unfit);
@@ -470,6 +481,20 @@ const api = {
     applied(command("set_target", args));
     return state();
   },
+  /**
+   * The current pose, in ikcore's format (ikcore.pose; ikcore.load_pose reads it): scene, method and per
+   * chain its rest points, limits, local rotations (w, x, y, z), positions, frame and world positions.
+   */
+  pose() {
+    return command("pose", {});
+  },
+  /** Save pose() as a JSON file (ikcore-pose-<scene>-<frame>.json); returns the file name. */
+  downloadPose() {
+    const pose = this.pose();
+    const name = `ikcore-pose-${pose.scene}-${frame}.json`;
+    downloadText(name, JSON.stringify(pose, null, 1) + "\n");
+    return name;
+  },
   /** Draw the joint limits (hinge arcs, cones) or not. */
   showLimits(on) {
     showLimits = Boolean(on);
@@ -511,6 +536,7 @@ const api = {
   state,
 };
 window.ikDemo = api;
+connectParent(api, { note });
 
 window.addEventListener("hashchange", (event) => {
   if (!py || stopped) return;

@@ -6,7 +6,8 @@
 // `v` is the format's version (1; a link without it is read as version 1). Parameters are the scene's own
 // names (its layout's param_specs), booleans as 1 / 0. `t.<name>` places a draggable target (and orients it
 // with a unit quaternion w, x, y, z where the target takes one); `cam` is the camera's position and the
-// point it orbits; `embed` (0 / 1) is passed through for the embed mode.
+// point it orbits. `embed` (0 / 1) and `origin` (the origins allowed to drive an embedded page) belong to
+// the embed mode (embed.js reads and checks them): they are passed through unchanged.
 //
 // Parsing happens in two steps: parseHash() checks what needs no scene (keys, syntax, lengths, finite
 // numbers within COORD_LIMIT, the scene among the page's scenes), resolveLink() checks the rest against
@@ -59,7 +60,7 @@ function coordinates(text, counts) {
  * Read a hash ("#..." or without "#"): {state, ignored}.
  *
  * state: {version, scene?, params: {name: text}, targets: {name: numbers[3 | 7]}, camera?: numbers[6],
- * overlays?: boolean, embed?: 0 | 1}. `params` are still text: resolveLink() checks them against the
+ * overlays?: boolean, embed?: 0 | 1, origin?: text}. `params` are still text: resolveLink() checks them against the
  * scene's specs. ignored: short plain-text descriptions of what was left out.
  *
  * @param {string} hash
@@ -112,9 +113,11 @@ export function parseHash(hash, context = {}) {
   }
   const version = entries.find(([key]) => key === "v");
   if (version && version[1] !== String(VERSION)) {
-    // Another version's keys may mean other things: nothing of it applies but the embed flag.
+    // Another version's keys may mean other things: nothing of it applies but the embed keys.
     const embed = entries.find(([key]) => key === "embed");
     if (embed && Object.hasOwn(FLAG, embed[1])) state.embed = FLAG[embed[1]];
+    const origin = entries.find(([key]) => key === "origin");
+    if (origin) state.origin = origin[1];
     ignored.push(`the whole link (version ${shown(version[1], 12)}; this page reads v=${VERSION})`);
     return { state, ignored };
   }
@@ -137,6 +140,10 @@ export function parseHash(hash, context = {}) {
       case "scene":
         if (NAME.test(value) && (!context.scenes || context.scenes.includes(value))) state.scene = value;
         else ignored.push(`scene ${shown(value, 16)} (unknown scene)`);
+        break;
+      case "origin":
+        // Checked by embed.js (exact origins only); kept so that the page's own links keep it.
+        state.origin = value;
         break;
       case "embed":
       case "overlays":
@@ -203,7 +210,7 @@ function coordinate(v) {
 
 /**
  * The hash (without "#") of a state: {scene, params: {name: value}, overlays, targets: {name: numbers},
- * camera: numbers[6], embed?}. Parameters come in the order given, targets likewise.
+ * camera: numbers[6], embed?, origin?}. Parameters come in the order given, targets likewise.
  */
 export function formatHash(state) {
   const parts = [`v=${VERSION}`, `scene=${encodeURIComponent(state.scene)}`];
@@ -216,6 +223,7 @@ export function formatHash(state) {
   }
   if (state.camera) parts.push(`cam=${state.camera.map(coordinate).join(",")}`);
   if (state.embed !== undefined) parts.push(`embed=${state.embed ? 1 : 0}`);
+  if (state.origin !== undefined) parts.push(`origin=${encodeURIComponent(state.origin)}`);
   return parts.join("&");
 }
 
