@@ -235,6 +235,19 @@ def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, 
     assert state["scene"] == "arm" and state["params"]["animate"] is True
     assert demo.page.evaluate("got") == [], "the demo answered or posted to a page it does not list"
 
+    # The wheel scrolls the embedding page until the demo is clicked, then zooms.
+    frame.evaluate("addEventListener('wheel', (e) => { window.wheelTaken = e.defaultPrevented; })")
+    demo.page.mouse.move(200, 150)
+    demo.page.mouse.wheel(0, 120)
+    wait_frame(demo, frame, "window.wheelTaken !== undefined", 10_000, "the wheel event")
+    assert frame.evaluate("window.wheelTaken") is False, "the demo took the wheel before a click"
+    demo.page.mouse.down()
+    demo.page.mouse.up()
+    frame.evaluate("window.wheelTaken = undefined")
+    demo.page.mouse.wheel(0, 120)
+    wait_frame(demo, frame, "window.wheelTaken !== undefined", 10_000, "the wheel event")
+    assert frame.evaluate("window.wheelTaken") is True, "the demo does not zoom after a click"
+
 
 def test_embed_example_page(demo, site_server):
     """The example page: two frames on the demo's own origin; the second driven to the tentacles."""
