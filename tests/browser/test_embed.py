@@ -221,9 +221,14 @@ def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, 
     """A parent whose origin is not allowed (not the demo's, not in `origin=`): no answer, no effect."""
     listed = "http://127.0.0.1:9"  # some other origin, allowed instead of the parent's
     folder = parent_site(tmp_path, "stranger", f"{site_server}#embed=1&origin={listed}", 400, 300)
+    # A phone's pixel ratio: the canvas is drawn at twice its CSS size, not three times.
+    demo.context.new_cdp_session(demo.page).send("Emulation.setDeviceMetricsOverride", {
+        "width": 960, "height": 600, "deviceScaleFactor": 3, "mobile": False})
     demo.open(serve(folder))
     frame = demo_frame(demo)
     frame_ready(demo, frame)
+    box = layout(frame)
+    assert box["ratio"] == 3 and box["css"] == [400, 300] and box["canvas"] == [800, 600], box
     demo_origin = site_server.rstrip("/")
     for k, message in enumerate([{"command": "setScene", "name": "tentacles"}, {"command": "state"},
                                  {"command": "set", "params": {"animate": False}}]):
