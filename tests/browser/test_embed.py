@@ -221,9 +221,14 @@ def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, 
     """A parent whose origin is not allowed (not the demo's, not in `origin=`): no answer, no effect."""
     listed = "http://127.0.0.1:9"  # some other origin, allowed instead of the parent's
     folder = parent_site(tmp_path, "stranger", f"{site_server}#embed=1&origin={listed}", 400, 300)
+    # A phone's pixel ratio: the canvas is drawn at twice its CSS size, not three times.
+    demo.context.new_cdp_session(demo.page).send("Emulation.setDeviceMetricsOverride", {
+        "width": 960, "height": 600, "deviceScaleFactor": 3, "mobile": False})
     demo.open(serve(folder))
     frame = demo_frame(demo)
     frame_ready(demo, frame)
+    box = layout(frame)
+    assert box["ratio"] == 3 and box["css"] == [400, 300] and box["canvas"] == [800, 600], box
     demo_origin = site_server.rstrip("/")
     for k, message in enumerate([{"command": "setScene", "name": "tentacles"}, {"command": "state"},
                                  {"command": "set", "params": {"animate": False}}]):
@@ -234,6 +239,19 @@ def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, 
     state = frame.evaluate("ikDemo.state()")
     assert state["scene"] == "arm" and state["params"]["animate"] is True
     assert demo.page.evaluate("got") == [], "the demo answered or posted to a page it does not list"
+
+    # The wheel scrolls the embedding page until the demo is clicked, then zooms.
+    frame.evaluate("addEventListener('wheel', (e) => { window.wheelTaken = e.defaultPrevented; })")
+    demo.page.mouse.move(200, 150)
+    demo.page.mouse.wheel(0, 120)
+    wait_frame(demo, frame, "window.wheelTaken !== undefined", 10_000, "the wheel event")
+    assert frame.evaluate("window.wheelTaken") is False, "the demo took the wheel before a click"
+    demo.page.mouse.down()
+    demo.page.mouse.up()
+    frame.evaluate("window.wheelTaken = undefined")
+    demo.page.mouse.wheel(0, 120)
+    wait_frame(demo, frame, "window.wheelTaken !== undefined", 10_000, "the wheel event")
+    assert frame.evaluate("window.wheelTaken") is True, "the demo does not zoom after a click"
 
 
 def test_embed_example_page(demo, site_server):

@@ -7,7 +7,7 @@
 
 import GUI from "lil-gui";
 import { downloadText } from "./download.js";
-import { connectParent } from "./embed.js";
+import { connectParent, wheelAfterClick } from "./embed.js";
 import { Handles } from "./handles.js";
 import { LimitOverlay } from "./overlays.js";
 import { checkParams, paramFromText } from "./params.js";
@@ -577,6 +577,7 @@ boot.attached.then((attached) => {
   py = attached;
   scenes = py.info.scenes;
   stage = new Stage($("viewport"), py.info.layout.camera);
+  wheelAfterClick(stage.controls, stage.renderer.domElement);
   handles = new Handles(stage, {
     moved(name, position, orientation) {
       try {

@@ -2,7 +2,8 @@
 //
 // Embed mode shows the canvas alone: no HUD, the GUI panel only when opened with the small "Controls"
 // button, no page scroll, the canvas filling the iframe at any size, and an "Open full demo" link (this
-// URL without the embed keys, in a new tab). It combines with any other key of the hash.
+// URL without the embed keys, in a new tab); the wheel zooms only after a click on the demo, so that it
+// scrolls the embedding page otherwise. It combines with any other key of the hash.
 //
 // Messages. The page that embeds the demo (window.parent, nothing else) may send
 //   {type: "ikcore", command: "setScene", name}          {type: "ikcore", command: "setMethod", name}
@@ -131,6 +132,18 @@ function embedUi() {
 
 export const embedded = embedRequested();
 if (embedded) embedUi();
+
+/**
+ * In embed mode the wheel scrolls the embedding page, not the camera, until the demo is clicked; it
+ * zooms from then on while the pointer stays over the canvas (OrbitControls leaves a wheel event alone
+ * while its zoom is off).
+ */
+export function wheelAfterClick(controls, canvas) {
+  if (!embedded) return;
+  controls.enableZoom = false;
+  canvas.addEventListener("pointerdown", () => { controls.enableZoom = true; });
+  canvas.addEventListener("pointerleave", () => { controls.enableZoom = false; });
+}
 
 function finite(values, n) {
   return Array.isArray(values) && values.length === n && values.every((v) => typeof v === "number" && Number.isFinite(v));
