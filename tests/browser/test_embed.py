@@ -172,6 +172,7 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     ]
     for k, (message, reason) in enumerate(bad, start=10):
         send(demo, {"type": "ikcore", "id": k, **message}, demo_origin)
+    for k, (message, reason) in enumerate(bad, start=10):
         answer = result(demo, k)["data"]
         assert answer["ok"] is False and reason in answer["error"], (message, answer)
     state = frame.evaluate("ikDemo.state()")
