@@ -13,6 +13,9 @@ from urllib.parse import quote
 import pytest
 
 TOL = 1e-6
+#: Where no test drives the mouse: a small canvas, which software WebGL draws fast (a hashchange waits for a
+#: frame to end, so the frame time sets the pace of the live cases).
+SMALL = {"width": 240, "height": 180}
 
 
 def apply_hash(page, fragment):
@@ -133,7 +136,8 @@ def test_link_round_trip_in_a_fresh_page(demo, site_server):
 
 def test_links_of_every_scene_round_trip_live(demo, site_server):
     """Each scene's state taken as a link, the page changed, the link applied through hashchange: same state.
-    The address bar follows the page with replaceState (no history entries), and keeps an embed flag."""
+    The address bar follows the page with replaceState (no history entries), and keeps the embed keys."""
+    demo.page.set_viewport_size(SMALL)
     demo.open(site_server)
     demo.wait_ready()
     page = demo.page
@@ -260,11 +264,10 @@ def test_malformed_links_leave_the_page_live(demo, site_server):
     ignored, nothing runs, no dialog opens, no request leaves 127.0.0.1, no console error; frames keep coming."""
     dialogs = []
     demo.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    demo.page.set_viewport_size(SMALL)
     demo.open(site_server)
     demo.wait_ready()
     page = demo.page
-    # A small canvas: software WebGL draws it fast, and each hashchange waits for a frame to end.
-    page.set_viewport_size({"width": 240, "height": 180})
     cases = malformed_cases(random.Random(5))
     assert len(cases) >= 200
     elements = page.evaluate("document.querySelectorAll('*').length")
@@ -298,6 +301,7 @@ def test_malformed_links_leave_the_page_live(demo, site_server):
 def test_malformed_link_opened_afresh(demo, site_server, fragment, expect):
     dialogs = []
     demo.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    demo.page.set_viewport_size(SMALL)
     demo.open(f"{site_server}#{fragment}")
     demo.wait_ready()
     state = demo.wait_frames(3)
@@ -309,7 +313,9 @@ def test_malformed_link_opened_afresh(demo, site_server, fragment, expect):
     assert not dialogs
 
 
-def test_copy_link_button(demo, site_server):
+def test_copy_link_button_and_panel_inputs_checked_like_links(demo, site_server):
+    """The copy-link button (clipboard, or a selected field without one); typed values outside the spec's range,
+    or not finite numbers, get a notice and are not applied."""
     demo.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_server.rstrip("/"))
     demo.open(site_server)
     demo.wait_ready()
@@ -331,12 +337,6 @@ def test_copy_link_button(demo, site_server):
     page.locator("#share-close").click()
     assert page.evaluate("document.getElementById('share').hidden")
 
-
-def test_panel_inputs_are_checked_like_links(demo, site_server):
-    """Typed values outside the spec's range, or not finite numbers, get a notice and are not applied."""
-    demo.open(site_server)
-    demo.wait_ready()
-    page = demo.page
     assert page.evaluate("ikDemo.state().params.max_iterations") == 10
 
     def typed(label, text):
