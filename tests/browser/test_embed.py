@@ -135,8 +135,6 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     frame = demo_frame(demo)
     check_fits(demo, frame, 320, 240)
 
-    href = frame.evaluate("document.getElementById('embed-open').href")
-    assert href == site_server and "embed" not in href, href
     assert frame.evaluate("document.getElementById('embed-open').target") == "_blank"
     assert frame.evaluate("document.getElementById('embed-open').rel") == "noopener"
 
@@ -149,6 +147,13 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     answer = result(demo, 2)["data"]
     assert answer["ok"] and answer["state"]["scene"] == "tentacles", answer
     assert frame.evaluate("ikDemo.state().scene") == "tentacles"
+    # "Open full demo": this frame's current link (the page writes its state into the hash) without the
+    # embed keys.
+    wait_frame(demo, frame, "location.hash.includes('scene=tentacles')", 10_000, "the hash to follow the scene")
+    assert "embed=1" in frame.evaluate("location.hash") and "origin=" in frame.evaluate("location.hash")
+    href = frame.evaluate("(() => { const a = document.getElementById('embed-open'); a.focus(); return a.href; })()")
+    assert href.startswith(site_server + "#") and "scene=tentacles" in href, href
+    assert "embed" not in href and "origin" not in href, href
     send(demo, {"type": "ikcore", "command": "setMethod", "name": "ccd", "id": "m"}, demo_origin)
     assert result(demo, "m")["data"]["state"]["method"] == "ccd"
     send(demo, {"type": "ikcore", "command": "set", "params": {"max_iterations": 7, "animate": False}, "id": 3},
@@ -172,6 +177,7 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     ]
     for k, (message, reason) in enumerate(bad, start=10):
         send(demo, {"type": "ikcore", "id": k, **message}, demo_origin)
+    for k, (message, reason) in enumerate(bad, start=10):
         answer = result(demo, k)["data"]
         assert answer["ok"] is False and reason in answer["error"], (message, answer)
     state = frame.evaluate("ikDemo.state()")
@@ -264,6 +270,7 @@ def test_embed_example_page(demo, site_server):
     demo.wait_until("document.getElementById('tentacles-status').textContent.startsWith('tentacles')", 60_000,
                     "the second frame to switch to the tentacles")
     assert frames[0].evaluate("ikDemo.state().scene") == "arm"
+    assert frames[0].evaluate("ikDemo.state().overlays") is True, "the first frame's link state was not applied"
     assert frames[1].evaluate("ikDemo.state().scene") == "tentacles"
     page.click("button[data-method=ccd]")
     demo.wait_until("document.getElementById('tentacles-status').textContent === 'tentacles, ccd'", 30_000,
