@@ -23,7 +23,7 @@ def apply_hash(page, fragment):
     return page.evaluate(
         """h => new Promise((resolve, reject) => {
              document.getElementById('notice').hidden = true;
-             const clock = setTimeout(() => reject(new Error('no hashchange')), 5000);
+             const clock = setTimeout(() => reject(new Error('no hashchange')), 30000);
              addEventListener('hashchange', () => setTimeout(() => {
                clearTimeout(clock);
                const n = document.getElementById('notice');
@@ -166,7 +166,7 @@ def test_links_of_every_scene_round_trip_live(demo, site_server):
                     "race": {"target"}}[scene]
         assert stored == expected, (scene, stored)
         # The address bar caught up within the throttle.
-        demo.wait_until(f"location.hash.includes('scene={scene}&method={method}')", 5000, "the hash to follow")
+        demo.wait_until(f"location.hash.includes('scene={scene}&method={method}')", 30_000, "the hash to follow")
         page.evaluate("ikDemo.setScene('arm')")
         page.evaluate("ikDemo.showLimits(true)")
         if scene == "spider":
@@ -189,7 +189,7 @@ def test_links_of_every_scene_round_trip_live(demo, site_server):
     # The embed mode's keys are kept in the hashes the page writes, unflagged.
     assert apply_hash(page, "v=1&embed=1&origin=https://docs.example.org&method=fabrik") == ""
     demo.wait_until("location.hash.includes('embed=1&origin=https%3A%2F%2Fdocs.example.org') && "
-                    "location.hash.includes('scene=tentacles&method=fabrik')", 5000, "the embed keys to stay in the hash")
+                    "location.hash.includes('scene=tentacles&method=fabrik')", 30_000, "the embed keys to stay in the hash")
     # Three links set through location.hash above add one entry each; the page's own writes add none.
     assert page.evaluate("history.length") == length + 3, "hash writes must not add history entries"
 
@@ -252,7 +252,7 @@ RUN_CASES = """async (cases) => {
     const changed = new Promise((resolve) =>
       addEventListener('hashchange', () => setTimeout(() => resolve(true), 0), { once: true }));
     location.hash = fragment;
-    const ok = await Promise.race([changed, new Promise((resolve) => setTimeout(() => resolve(false), 5000))]);
+    const ok = await Promise.race([changed, new Promise((resolve) => setTimeout(() => resolve(false), 30000))]);
     const state = ikDemo.state();
     out.push({ changed: ok, notice: notice.hidden ? '' : notice.textContent, elements: notice.childElementCount,
                error: state.error,
@@ -327,14 +327,14 @@ def test_copy_link_button_and_panel_inputs_checked_like_links(demo, site_server)
     page.evaluate("ikDemo.set({animate: false})")
     button = page.locator("#gui .lil-gui button", has_text="copy link")
     button.click()
-    demo.wait_until("!document.getElementById('notice').hidden", 5000, "the copied notice")
+    demo.wait_until("!document.getElementById('notice').hidden", 30_000, "the copied notice")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(site_server) and "#v=1&scene=arm" in copied and "animate=0" in copied
     # No clipboard: the link shows in a field, selected.
     page.evaluate("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
     button.click()
     field = page.locator("#share-link")
-    demo.wait_until("!document.getElementById('share').hidden", 5000, "the link field")
+    demo.wait_until("!document.getElementById('share').hidden", 30_000, "the link field")
     assert field.input_value() == page.evaluate("ikDemo.link()")
     assert page.evaluate("""(() => { const f = document.getElementById('share-link');
                                return f.selectionStart === 0 && f.selectionEnd === f.value.length; })()""")
