@@ -32,9 +32,11 @@ class Bridge:
         self.js_terrain = None
         self.load(name)
 
-    def load(self, name):
-        """Make scene ``name`` current, with its own buffer and shared array."""
-        scene = self.rigs.make_scene(name)
+    def load(self, name, options=None):
+        """Make scene ``name`` current (built with ``options``), with its own buffer and shared array."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError("scene options must be a JSON object")
+        scene = self.rigs.make_scene(name, **(options or {}))
         self.scene = scene
         self.buf = scene.allocate()
         self.js_buf = js.Float64Array.new(len(self.buf))
@@ -66,7 +68,7 @@ class Bridge:
         if not isinstance(args, dict):
             raise ValueError("command arguments must be a JSON object")
         if name == "set_scene":
-            self.load(args["name"])
+            self.load(args["name"], args.get("options"))
             return json.dumps(self.info())
         if name == "terrain":
             grid = self.scene.terrain_grid()

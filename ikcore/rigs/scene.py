@@ -145,6 +145,8 @@ class Scene:
     default_constraints = True
     #: Scene-specific parameters: ``{name: check}``, values live in ``self.params``.
     extra_params = {}
+    #: Construction options :func:`make_scene` takes: ``{name: check}`` (keyword arguments of the class).
+    options = {}
 
     def __init__(self):
         self.time = 0.0
@@ -440,8 +442,12 @@ def finite_list(values):
 
 
 def _factory(module, cls):
-    def make():
-        return getattr(importlib.import_module(f"{__package__}.{module}"), cls)()
+    def scene_class():
+        return getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+
+    def make(**options):
+        return scene_class()(**options)
+    make.scene_class = scene_class
     make.__name__ = f"make_{module}"
     make.__doc__ = f"A new :class:`ikcore.rigs.{module}.{cls}`."
     return make
@@ -452,6 +458,21 @@ SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", 
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene")}
 
 
-def make_scene(name):
-    """A new scene by name (one of :data:`SCENES`)."""
-    return SCENES[check_choice(name, "scene", tuple(SCENES))]()
+def make_scene(name, **options):
+    """A new scene by name (one of :data:`SCENES`), with its construction ``options``.
+
+    ``options`` are the keyword arguments the scene's class lists in its
+    ``options`` (``{name: check}``), e.g. ``make_scene("tentacles", count=12)``;
+    each is validated, and an option the scene does not take is refused.
+    """
+    make = SCENES[check_choice(name, "scene", tuple(SCENES))]
+    if not options:
+        return make()
+    takes = make.scene_class().options
+    checked = {}
+    for key, value in options.items():
+        if key not in takes:
+            names = ", ".join(takes) or "none"
+            raise IKError(f"scene {name!r} takes no option {key!r} (it takes: {names})")
+        checked[key] = takes[key](value, key)
+    return make(**checked)

@@ -39,6 +39,7 @@ const pyTimes = new Float64Array(TIMING_WINDOW);
 const sorted = new Float64Array(TIMING_WINDOW);
 let pyCount = 0;
 let pyLast = 0;
+let collector = null;   // {times, count, resolve}: ikDemo.collectTimes in progress
 const frameTimes = new Float64Array(60);
 let frameCount = 0;
 let hudAt = 0;
@@ -198,6 +199,13 @@ function frameBody(now) {
   pyLast = performance.now() - t0;
   pyTimes[pyCount % TIMING_WINDOW] = pyLast;
   pyCount++;
+  if (collector) {
+    collector.times.push(pyLast);
+    if (collector.times.length >= collector.count) {
+      collector.resolve(collector.times);
+      collector = null;
+    }
+  }
   frameTimes[frameCount % frameTimes.length] = now;
   frameCount++;
   view.update(buf);
@@ -314,10 +322,10 @@ const api = {
   ready,
   get scenes() { return scenes.slice(); },
   get methods() { return layout ? layout.methods.slice() : []; },
-  /** Switch scene by name (one of `scenes`). */
-  setScene(name) {
+  /** Switch scene by name (one of `scenes`), optionally built with options (e.g. {count: 12} tentacles). */
+  setScene(name, options) {
     if (!scenes.includes(name)) throw new Error(`unknown scene ${JSON.stringify(name)}; scenes: ${scenes.join(", ")}`);
-    showScene(command("set_scene", { name }));
+    showScene(command("set_scene", options === undefined ? { name } : { name, options }));
     return state();
   },
   /** Solve with another method (one of `methods`). */
@@ -373,6 +381,13 @@ const api = {
    * Fault injection, for tests of the failure path: the next frame's Python call raises
    * RuntimeError(message), which stops the animation with the failure panel.
    */
+  /** The Python time (ms) of each of the next `count` frames, as a promise of an array (for benchmarks). */
+  collectTimes(count) {
+    const n = Math.floor(Number(count));
+    if (!(n >= 1)) throw new Error("collectTimes(count) takes a frame count >= 1");
+    if (collector) collector.resolve(collector.times);
+    return new Promise((resolve) => { collector = { times: [], count: n, resolve }; });
+  },
   injectFault(message = "fault injected by ikDemo.injectFault") {
     command("fail_next_frame", { message: String(message) });
   },
