@@ -128,7 +128,8 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
     problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
                            orientation_tolerance, pole, method_options)
     outcome = _modules[method].run(problem)
-    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled)
+    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
+                 outcome.settled)
 
 
 def solve_from_judged(chain, target, method, start, *, tolerance=None, max_iterations=None, orientation=None,
@@ -138,19 +139,27 @@ def solve_from_judged(chain, target, method, start, *, tolerance=None, max_itera
     problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
                            orientation_tolerance, pole, method_options, judged=True)
     outcome = _modules[method].run(problem)
-    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled)
+    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
+                 outcome.settled)
 
 
-def judge(problem, method, rotations, iterations, errors, stalled):
+def judge(problem, method, rotations, iterations, errors, stalled, settled=None):
     """Turn a solver's raw result into an honest :class:`Solution`.
 
     The rotations are normalised and clamped to the limits once more (a no-op
     for a well-behaved solver, a guarantee for every caller), the positions are
     recomputed from them, and the status follows from the returned pose alone.
+    ``settled`` (see :class:`~ikcore.problem.Outcome`) is that recomputation
+    for a chain without limits, already done by the solver.
     """
     chain = problem.chain
     # Normalised, clamped (limited chains) and run through forward kinematics in one pass.
-    rotations, positions, last = chain._judge(rotations) if chain.limited else chain._settle(rotations)
+    if chain.limited:
+        rotations, positions, last = chain._judge(rotations)
+    elif settled is not None:
+        rotations, positions, last = settled
+    else:
+        rotations, positions, last = chain._settle(rotations)
     # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
     error = math.dist(positions[-1], problem.target)
     errors = list(errors) if errors else [error]

@@ -121,7 +121,7 @@ def _crowd(page, frames, notes):
 def section(cfg):
     """Measure every scene and the crowd; return ``(markdown, data)``."""
     frames = 120 if cfg.quick else 600
-    crowd_frames = 60 if cfg.quick else 240
+    crowd_frames = 60 if cfg.quick else 120
     site = os.path.join(ROOT, "dist", "site")
     if not os.path.isfile(os.path.join(site, "index.html")):
         return ("## Headless Chromium\n\nSkipped: dist/site is missing (run ./build/site).", {})

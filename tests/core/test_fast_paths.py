@@ -1,5 +1,6 @@
 """The hot paths' shortcuts give bitwise the same results as the plain compositions they replace."""
 
+import importlib
 import math
 import random
 
@@ -12,6 +13,8 @@ from ikcore import rotation as rot
 from ikcore.checks import check_rotations
 
 from .strategies import chains, random_rotation, scaled
+
+_solve = importlib.import_module("ikcore.solve")
 
 
 def _slow_judge(chain, qs):
@@ -109,7 +112,7 @@ def test_bound_chain_warm_start_is_the_judged_solve(chain, seed, method):
     # up to rounding.
     rng = random.Random(seed)
     bound = _skeleton(chain)
-    solve_judged = ikcore.solve.__globals__["solve_from_judged"]
+    solve_judged = _solve.solve_from_judged
     for frame in range(4):
         target = tuple(c + rng.uniform(-0.8, 0.8) * chain.reach for c in chain.points[0])
         prev = bound.solution
@@ -139,3 +142,26 @@ def test_bound_chain_checks_a_start_it_did_not_judge():
     assert (sol.rotations, sol.errors) == (expect.rotations, expect.errors)
     assert sol.errors[0] > 0.5  # the clamped start (90 degrees), not the last verdict
     assert max(chain.violations(sol.rotations)) <= 1e-12
+
+
+# -- FABRIK hands the verdict its forward kinematics ----------------------------------------------
+
+@settings(max_examples=60)
+@given(chains(max_bones=10, limits=False), st.integers(0, 2**32 - 1), st.booleans())
+def test_fabrik_settled_pose_is_the_verdicts_own(chain, seed, warm):
+    from ikcore.solvers import fabrik
+
+    rng = random.Random(seed)
+    start = [random_rotation(rng, 0.5) for _ in range(chain.size)] if warm else None
+    target = tuple(c + rng.uniform(-1.2, 1.2) * chain.reach for c in chain.points[0])
+    problem = _solve.make_problem(chain, target, "fabrik", start, None, 30, None, None,
+                                                      None, {})
+    outcome = fabrik.run(problem)
+    if outcome.settled is not None:
+        assert outcome.settled == chain._settle(outcome.rotations)
+    # And the public result is what the plain verdict gives.
+    plain = _solve.judge(problem, "fabrik", outcome.rotations, outcome.iterations,
+                                               outcome.errors, outcome.stalled)
+    fast = ikcore.solve(chain, target, "fabrik", start=start, max_iterations=30)
+    assert (fast.positions, fast.rotations, fast.status, fast.errors) == (
+        plain.positions, plain.rotations, plain.status, plain.errors)
