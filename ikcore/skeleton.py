@@ -31,7 +31,6 @@ from . import rotation as rot
 from .chain import Chain
 from .checks import check_point, check_quaternion, check_rotations
 from .errors import IKError
-from .solution import Solution
 from .solve import solve as _solve
 from .solve import solve_from_judged as _solve_from_judged
 
@@ -449,8 +448,8 @@ class BoundChain:
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
-        sol = Solution(self._pose(sol.rotations), sol.rotations, sol.status, sol.iterations, sol.error,
-                       sol.orientation_error, sol.errors, sol.method)
+        # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
+        sol.positions = self._pose(sol.rotations)
         self._judged = (chain, tuple(sol.rotations))
         self.solution = sol
         return sol
