@@ -431,9 +431,13 @@ class Scene:
         return {}
 
     def pose(self):
-        """The current pose as a JSON-ready dict (see :mod:`ikcore.pose`)."""
+        """The current pose as a JSON-ready dict (see :mod:`ikcore.pose`): per chain its rest points,
+        limits, local rotations and positions in its parent's frame, and that frame's world pose with
+        the points in the world (what the page draws)."""
+        self.skeleton.update()
         return dump_pose(self.name, self.params["method"],
-                         [(limb.name, limb.bound.chain, limb.bound.rotations) for limb in self.limbs])
+                         [(limb.name, limb.bound.chain, limb.bound.rotations, limb.bound.parent_transform())
+                          for limb in self.limbs])
 
 
 def finite_list(values):

@@ -6,6 +6,8 @@
 // loop with the failure panel showing the traceback.
 
 import GUI from "lil-gui";
+import { downloadText } from "./download.js";
+import { connectParent } from "./embed.js";
 import { Handles } from "./handles.js";
 import { LimitOverlay } from "./overlays.js";
 import { RaceView } from "./race.js";
@@ -265,7 +267,13 @@ function buildGui() {
   guiParams = {
     scene: layout.scene, method: p.method, tolerance: p.tolerance, max_iterations: p.max_iterations,
     damping: p.damping ?? 0.03, constraints: p.constraints, animate: p.animate,
-    gizmo: "translate", release: () => { command("release", {}); },
+    gizmo: "translate", release: () => { command("release", {}); }, pose: () => {
+      try {
+        api.downloadPose();
+      } catch (error) {
+        note(error.message);
+      }
+    },
     speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: showLimits,
   };
   const guard = (fn) => (value) => {
@@ -299,6 +307,7 @@ function buildGui() {
   if (layout.targets.some((t) => t.draggable) && layout.scene !== "spider") {
     scene.add(guiParams, "release").name("release dragged targets");
   }
+  gui.add(guiParams, "pose").name("download pose (JSON)");
 }
 
 function applied(result) {
@@ -354,6 +363,20 @@ const api = {
     applied(command("set_target", args));
     return state();
   },
+  /**
+   * The current pose, in ikcore's format (ikcore.pose; ikcore.load_pose reads it): scene, method and per
+   * chain its rest points, limits, local rotations (w, x, y, z), positions, frame and world positions.
+   */
+  pose() {
+    return command("pose", {});
+  },
+  /** Save pose() as a JSON file (ikcore-pose-<scene>-<frame>.json); returns the file name. */
+  downloadPose() {
+    const pose = this.pose();
+    const name = `ikcore-pose-${pose.scene}-${frame}.json`;
+    downloadText(name, JSON.stringify(pose, null, 1) + "\n");
+    return name;
+  },
   /** Draw the joint limits (hinge arcs, cones) or not. */
   showLimits(on) {
     showLimits = Boolean(on);
@@ -394,6 +417,7 @@ const api = {
   state,
 };
 window.ikDemo = api;
+connectParent(api, { note });
 
 // Keys that steer a walker: a destination ahead, or turned left or right of its heading.
 const STEER = {
