@@ -135,8 +135,6 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     frame = demo_frame(demo)
     check_fits(demo, frame, 320, 240)
 
-    href = frame.evaluate("document.getElementById('embed-open').href")
-    assert href == site_server and "embed" not in href, href
     assert frame.evaluate("document.getElementById('embed-open').target") == "_blank"
     assert frame.evaluate("document.getElementById('embed-open').rel") == "noopener"
 
@@ -149,6 +147,13 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     answer = result(demo, 2)["data"]
     assert answer["ok"] and answer["state"]["scene"] == "tentacles", answer
     assert frame.evaluate("ikDemo.state().scene") == "tentacles"
+    # "Open full demo": this frame's current link (the page writes its state into the hash) without the
+    # embed keys.
+    wait_frame(demo, frame, "location.hash.includes('scene=tentacles')", 10_000, "the hash to follow the scene")
+    assert "embed=1" in frame.evaluate("location.hash") and "origin=" in frame.evaluate("location.hash")
+    href = frame.evaluate("(() => { const a = document.getElementById('embed-open'); a.focus(); return a.href; })()")
+    assert href.startswith(site_server + "#") and "scene=tentacles" in href, href
+    assert "embed" not in href and "origin" not in href, href
     send(demo, {"type": "ikcore", "command": "setMethod", "name": "ccd", "id": "m"}, demo_origin)
     assert result(demo, "m")["data"]["state"]["method"] == "ccd"
     send(demo, {"type": "ikcore", "command": "set", "params": {"max_iterations": 7, "animate": False}, "id": 3},
@@ -172,6 +177,7 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     ]
     for k, (message, reason) in enumerate(bad, start=10):
         send(demo, {"type": "ikcore", "id": k, **message}, demo_origin)
+    for k, (message, reason) in enumerate(bad, start=10):
         answer = result(demo, k)["data"]
         assert answer["ok"] is False and reason in answer["error"], (message, answer)
     state = frame.evaluate("ikDemo.state()")
@@ -221,9 +227,14 @@ def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, 
     """A parent whose origin is not allowed (not the demo's, not in `origin=`): no answer, no effect."""
     listed = "http://127.0.0.1:9"  # some other origin, allowed instead of the parent's
     folder = parent_site(tmp_path, "stranger", f"{site_server}#embed=1&origin={listed}", 400, 300)
+    # A phone's pixel ratio: the canvas is drawn at twice its CSS size, not three times.
+    demo.context.new_cdp_session(demo.page).send("Emulation.setDeviceMetricsOverride", {
+        "width": 960, "height": 600, "deviceScaleFactor": 3, "mobile": False})
     demo.open(serve(folder))
     frame = demo_frame(demo)
     frame_ready(demo, frame)
+    box = layout(frame)
+    assert box["ratio"] == 3 and box["css"] == [400, 300] and box["canvas"] == [800, 600], box
     demo_origin = site_server.rstrip("/")
     for k, message in enumerate([{"command": "setScene", "name": "tentacles"}, {"command": "state"},
                                  {"command": "set", "params": {"animate": False}}]):
@@ -234,6 +245,19 @@ def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, 
     state = frame.evaluate("ikDemo.state()")
     assert state["scene"] == "arm" and state["params"]["animate"] is True
     assert demo.page.evaluate("got") == [], "the demo answered or posted to a page it does not list"
+
+    # The wheel scrolls the embedding page until the demo is clicked, then zooms.
+    frame.evaluate("addEventListener('wheel', (e) => { window.wheelTaken = e.defaultPrevented; })")
+    demo.page.mouse.move(200, 150)
+    demo.page.mouse.wheel(0, 120)
+    wait_frame(demo, frame, "window.wheelTaken !== undefined", 10_000, "the wheel event")
+    assert frame.evaluate("window.wheelTaken") is False, "the demo took the wheel before a click"
+    demo.page.mouse.down()
+    demo.page.mouse.up()
+    frame.evaluate("window.wheelTaken = undefined")
+    demo.page.mouse.wheel(0, 120)
+    wait_frame(demo, frame, "window.wheelTaken !== undefined", 10_000, "the wheel event")
+    assert frame.evaluate("window.wheelTaken") is True, "the demo does not zoom after a click"
 
 
 def test_embed_example_page(demo, site_server):
@@ -246,6 +270,7 @@ def test_embed_example_page(demo, site_server):
     demo.wait_until("document.getElementById('tentacles-status').textContent.startsWith('tentacles')", 60_000,
                     "the second frame to switch to the tentacles")
     assert frames[0].evaluate("ikDemo.state().scene") == "arm"
+    assert frames[0].evaluate("ikDemo.state().overlays") is True, "the first frame's link state was not applied"
     assert frames[1].evaluate("ikDemo.state().scene") == "tentacles"
     page.click("button[data-method=ccd]")
     demo.wait_until("document.getElementById('tentacles-status').textContent === 'tentacles, ccd'", 30_000,

@@ -2,7 +2,8 @@
 //
 // Embed mode shows the canvas alone: no HUD, the GUI panel only when opened with the small "Controls"
 // button, no page scroll, the canvas filling the iframe at any size, and an "Open full demo" link (this
-// URL without the embed keys, in a new tab). It combines with any other key of the hash.
+// URL without the embed keys, in a new tab); the wheel zooms only after a click on the demo, so that it
+// scrolls the embedding page otherwise. It combines with any other key of the hash.
 //
 // Messages. The page that embeds the demo (window.parent, nothing else) may send
 //   {type: "ikcore", command: "setScene", name}          {type: "ikcore", command: "setMethod", name}
@@ -27,32 +28,20 @@
 // demo's API, which checks names and ranges again in Python. Nothing from a message or the hash is
 // written as HTML or evaluated.
 
-const HASH_CAP = 4096;
+import { parseHash } from "./permalink.js";
+
 const COMMANDS = new Set(["setScene", "setMethod", "setTarget", "set", "state", "pose"]);
 const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const PARAM_RE = /^[a-z_]{1,32}$/;
 const MAX_PARAMS = 16;
 const CHANGE_EVERY_MS = 200;
 
-/** The hash's `key=value` pairs, in order (a hash longer than HASH_CAP characters is not read). */
-export function hashPairs(hash = location.hash) {
-  const text = hash.replace(/^#/, "");
-  if (!text || text.length > HASH_CAP) return [];
-  const pairs = [];
-  for (const part of text.split("&")) {
-    const eq = part.indexOf("=");
-    try {
-      pairs.push([decodeURIComponent(eq < 0 ? part : part.slice(0, eq)), eq < 0 ? "" : decodeURIComponent(part.slice(eq + 1))]);
-    } catch {
-      // A malformed %-escape: this pair is not ours to report (the link parser says what it ignored).
-    }
-  }
-  return pairs;
-}
+// The hash is read by the page's link parser (permalink.js), which checks its syntax and caps its length
+// and passes `embed` (0 / 1) and `origin` (text) through; what they mean is decided here.
 
 /** Whether the hash asks for embed mode (`embed=1`). */
 export function embedRequested(hash = location.hash) {
-  return hashPairs(hash).some(([key, value]) => key === "embed" && value === "1");
+  return parseHash(hash).state.embed === 1;
 }
 
 /** An exact origin (`https://host[:port]`), or "null"; anything else gives null. */
@@ -72,13 +61,11 @@ export function allowedOrigins(hash = location.hash) {
   const allowed = new Set();
   if (location.origin !== "null") allowed.add(location.origin);
   const ignored = [];
-  for (const [key, value] of hashPairs(hash)) {
-    if (key !== "origin") continue;
-    for (const item of value.split(",")) {
-      const origin = exactOrigin(item.trim());
-      if (origin) allowed.add(origin);
-      else ignored.push(item.trim());
-    }
+  const listed = parseHash(hash).state.origin;
+  for (const item of listed === undefined ? [] : listed.split(",")) {
+    const origin = exactOrigin(item.trim());
+    if (origin) allowed.add(origin);
+    else ignored.push(item.trim());
   }
   return { allowed, ignored };
 }
@@ -131,6 +118,18 @@ function embedUi() {
 
 export const embedded = embedRequested();
 if (embedded) embedUi();
+
+/**
+ * In embed mode the wheel scrolls the embedding page, not the camera, until the demo is clicked; it
+ * zooms from then on while the pointer stays over the canvas (OrbitControls leaves a wheel event alone
+ * while its zoom is off).
+ */
+export function wheelAfterClick(controls, canvas) {
+  if (!embedded) return;
+  controls.enableZoom = false;
+  canvas.addEventListener("pointerdown", () => { controls.enableZoom = true; });
+  canvas.addEventListener("pointerleave", () => { controls.enableZoom = false; });
+}
 
 function finite(values, n) {
   return Array.isArray(values) && values.length === n && values.every((v) => typeof v === "number" && Number.isFinite(v));
