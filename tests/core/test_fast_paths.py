@@ -108,8 +108,7 @@ def _skeleton(chain):
        st.sampled_from(["fabrik", "ccd", "dls", "fabrik_dls"]))
 def test_bound_chain_warm_start_is_the_judged_solve(chain, seed, method):
     # Frame to frame a bound chain starts from its last verdict as it stands; the result is that
-    # of solve_from_judged exactly, and that of the public solve (which checks the start again)
-    # up to rounding.
+    # of solve_from_judged exactly.
     rng = random.Random(seed)
     bound = _skeleton(chain)
     solve_judged = _solve.solve_from_judged
@@ -123,9 +122,11 @@ def test_bound_chain_warm_start_is_the_judged_solve(chain, seed, method):
         exact = solve_judged(bound.chain, target, method, prev.rotations, max_iterations=15)
         assert (sol.rotations, sol.status, sol.iterations, sol.errors) == (
             exact.rotations, exact.status, exact.iterations, exact.errors)
+        # The public solve checks and clamps the start again, which moves it by rounding only (see
+        # test_judged_rotations_need_no_second_check); a solve that restarts amplifies that, so
+        # only the starting error is compared.
         public = ikcore.solve(bound.chain, target, method, start=start, max_iterations=15)
-        if public.status == sol.status and public.iterations == sol.iterations:
-            assert _close(public.rotations, sol.rotations, 1e-7)
+        assert abs(public.errors[0] - sol.errors[0]) <= 1e-9 * chain.reach
 
 
 def test_bound_chain_checks_a_start_it_did_not_judge():
