@@ -9,17 +9,23 @@ The format (version 1)::
                  "joints": [null | {"type": "hinge", "axis": [x, y, z], "min_deg": a, "max_deg": b}
                                  | {"type": "ball", "cone_deg": c, "twist_min_deg": a, "twist_max_deg": b}],
                  "rotations": [[w, x, y, z], ...],  # N local rotations (ikcore.rotation convention)
-                 "positions": [[x, y, z], ...]}]}   # N + 1 points, forward kinematics of the rotations
+                 "positions": [[x, y, z], ...],     # N + 1 points, forward kinematics of the rotations
+                 "frame": {"position": [x, y, z], "rotation": [w, x, y, z]},   # optional
+                 "world_positions": [[x, y, z], ...]}]}                        # optional, with "frame"
 
 Positions and rest points are in the frame the chain was solved in (a skeleton
-chain's parent frame; the world for a free-standing chain).
+chain's parent frame; the world for a free-standing chain). ``frame``, when
+present, is that frame's world pose, and ``world_positions`` the points in the
+world: ``world = frame.position + frame.rotation (position)``. Readers that only
+need the chain ignore both; :func:`load_pose` checks them when they are there.
 """
 
 import json
 import math
 
+from . import rotation as rot
 from .chain import Chain
-from .checks import check_float, check_point, check_rotations, check_vector
+from .checks import check_float, check_point, check_quaternion, check_rotations, check_vector
 from .constraints import BallSocket, Hinge
 from .errors import IKError
 
@@ -31,15 +37,22 @@ _MAX_CHAINS = 1000
 
 
 class PoseChain:
-    """One chain of a pose: a :class:`~ikcore.Chain`, its rotations and positions."""
+    """One chain of a pose: a :class:`~ikcore.Chain`, its rotations and positions.
 
-    __slots__ = ("name", "chain", "rotations", "positions")
+    ``frame`` is the world ``(position, rotation)`` of the frame the chain lives
+    in (the identity when the pose did not say), ``world_positions`` the chain's
+    points in the world.
+    """
 
-    def __init__(self, name, chain, rotations, positions):
+    __slots__ = ("name", "chain", "rotations", "positions", "frame", "world_positions")
+
+    def __init__(self, name, chain, rotations, positions, frame=None):
         self.name = name
         self.chain = chain
         self.rotations = rotations
         self.positions = positions
+        self.frame = ((0.0, 0.0, 0.0), rot.IDENTITY) if frame is None else frame
+        self.world_positions = to_world(self.frame, positions)
 
     def __repr__(self):
         return f"PoseChain({self.name!r}, bones={self.chain.size})"
@@ -72,6 +85,31 @@ def joint_to_json(joint):
             "twist_max_deg": joint.twist_max_deg}
 
 
+def to_world(frame, points):
+    """``points`` of a chain's frame in the world: ``position + rotation (p)``."""
+    (ox, oy, oz), q = frame
+    out = []
+    for p in points:
+        x, y, z = rot.rotate(q, p)
+        out.append((ox + x, oy + y, oz + z))
+    return out
+
+
+def _frame_from_json(data, where):
+    if not isinstance(data, dict):
+        raise IKError(f"{where} must be an object with position and rotation, got {data!r:.60}")
+    return (check_point(data.get("position"), f"{where}.position"),
+            rot.normalize(check_quaternion(data.get("rotation"), f"{where}.rotation")))
+
+
+def _check_points_match(given, expected, tolerance, where):
+    if not isinstance(given, list) or len(given) != len(expected):
+        raise IKError(f"{where} must hold {len(expected)} points")
+    for i, (p, f) in enumerate(zip(given, expected)):
+        if math.dist(check_point(p, f"{where}[{i}]"), f) > tolerance:
+            raise IKError(f"{where}[{i}] does not match the rotations")
+
+
 def _joint_from_json(data, where):
     if data is None:
         return None
@@ -95,15 +133,22 @@ def dump_pose(scene, method, chains):
     Parameters
     ----------
     scene, method : str
-    chains : iterable of (name, Chain, rotations)
+    chains : iterable of (name, Chain, rotations) or (name, Chain, rotations, frame)
         Positions are computed from the rotations by forward kinematics.
+        ``frame``, the world ``(position, rotation)`` of the chain's frame,
+        adds ``frame`` and ``world_positions`` to the chain's entry.
     """
     out = []
-    for name, chain, rotations in chains:
+    for name, chain, rotations, *frame in chains:
         positions = chain.forward(rotations)
-        out.append({"name": str(name), "rest": [list(p) for p in chain.points],
-                    "joints": [joint_to_json(j) for j in chain.joints],
-                    "rotations": [list(q) for q in rotations], "positions": [list(p) for p in positions]})
+        entry = {"name": str(name), "rest": [list(p) for p in chain.points],
+                 "joints": [joint_to_json(j) for j in chain.joints],
+                 "rotations": [list(q) for q in rotations], "positions": [list(p) for p in positions]}
+        if frame and frame[0] is not None:
+            position, rotation = frame[0]
+            entry["frame"] = {"position": list(position), "rotation": list(rotation)}
+            entry["world_positions"] = [list(p) for p in to_world((position, rotation), positions)]
+        out.append(entry)
     return {"format": FORMAT, "version": VERSION, "scene": str(scene), "method": str(method),
             "convention": CONVENTION, "chains": out}
 
@@ -147,12 +192,17 @@ def load_pose(source):
         chain = Chain(entry.get("rest"), joints)
         rotations = check_rotations(entry.get("rotations"), chain.size, f"{where}.rotations")
         positions = chain.forward(rotations)
-        given = entry.get("positions")
-        if given is not None:
-            if not isinstance(given, list) or len(given) != len(positions):
-                raise IKError(f"{where}.positions must hold {len(positions)} points")
-            for i, (p, f) in enumerate(zip(given, positions)):
-                if math.dist(check_point(p, f"{where}.positions[{i}]"), f) > 1e-6 * chain.reach:
-                    raise IKError(f"{where}.positions[{i}] does not match the rotations")
-        chains.append(PoseChain(str(entry.get("name", f"chain{k}")), chain, rotations, positions))
+        tolerance = 1e-6 * chain.reach
+        if entry.get("positions") is not None:
+            _check_points_match(entry["positions"], positions, tolerance, f"{where}.positions")
+        frame = None
+        if entry.get("frame") is not None:
+            frame = _frame_from_json(entry["frame"], f"{where}.frame")
+        elif entry.get("world_positions") is not None:
+            raise IKError(f"{where}.world_positions needs {where}.frame")
+        item = PoseChain(str(entry.get("name", f"chain{k}")), chain, rotations, positions, frame)
+        if entry.get("world_positions") is not None:
+            _check_points_match(entry["world_positions"], item.world_positions, tolerance,
+                                 f"{where}.world_positions")
+        chains.append(item)
     return Pose(str(source.get("scene", "")), str(source.get("method", "")), chains)

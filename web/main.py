@@ -6,7 +6,8 @@ and copies the whole frame into one ``Float64Array`` shared with JavaScript
 (allocated once per scene; nothing crosses the bridge per frame but a number
 each way). Changes from the page arrive through ``command(name, args_json)`` as
 JSON text: numbers and names that the scene checks against fixed lists, never
-source code. Every command answers with JSON text.
+source code. Every command answers with JSON text (``pose`` with the current
+pose in :mod:`ikcore.pose`'s format, what the page's "Download pose" saves).
 
 The buffer's layout is the scene contract of :mod:`ikcore.rigs.scene`. This file
 knows nothing of any scene: switching scenes makes a new one by name and a new
@@ -78,6 +79,9 @@ class Bridge:
             self.js_terrain = js.Float64Array.new(len(grid["heights"]))
             self.js_terrain.assign(grid["heights"])
             return json.dumps({"half": grid["half"], "resolution": grid["resolution"], "step": grid["step"]})
+        if name == "pose":
+            # The format is ikcore's (ikcore.pose): ikcore.load_pose reads the downloaded file back.
+            return json.dumps(self.scene.pose())
         if name == "set_target":
             self.scene.set_target(args["name"], args["position"], args.get("orientation"))
         elif name == "steer":

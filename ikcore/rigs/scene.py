@@ -50,6 +50,16 @@ coordinates, Y up:
 
 ``layout()["chains"]`` says which bone and joint records belong to which chain.
 Scenes with ground give ``layout()["terrain"]`` and ``scene.terrain_grid()``.
+
+Parameters
+----------
+``layout()["param_specs"]`` describes every parameter :meth:`Scene.set_params`
+takes, as plain data: ``{"kind": "choice", "choices": [...]}``, ``{"kind":
+"bool"}``, ``{"kind": "int", "min": a, "max": b}`` or ``{"kind": "float",
+"min": a, "max": b, "open_min": bool}`` (``open_min``: ``min`` itself is
+refused). :func:`check_param` validates with these specs and ``set_params``
+uses nothing else, so the page checks its inputs and its links with the very
+ranges Python applies.
 """
 
 import importlib
@@ -83,6 +93,32 @@ def check_bool(value, name):
     """Return ``value`` if it is a bool."""
     if not isinstance(value, bool):
         raise IKError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+#: The parameters of every scene besides ``method`` (whose choices are the scene's methods).
+COMMON_PARAMS = {
+    "tolerance": {"kind": "float", "min": 0.0, "max": 0.5, "open_min": True},
+    "max_iterations": {"kind": "int", "min": 1, "max": 10000},
+    "damping": {"kind": "float", "min": 0.0, "max": 100.0, "open_min": True},
+    "constraints": {"kind": "bool"},
+    "animate": {"kind": "bool"},
+}
+
+
+def check_param(spec, value, name):
+    """Return ``value`` checked against ``spec`` (see the module docstring), as the spec's kind."""
+    kind = spec["kind"]
+    if kind == "choice":
+        return check_choice(value, name, tuple(spec["choices"]))
+    if kind == "bool":
+        return check_bool(value, name)
+    if kind == "int":
+        return check_int_range(value, name, spec["min"], spec["max"])
+    value = check_float(value, name)
+    low, high = spec["min"], spec["max"]
+    if value < low or value > high or (spec.get("open_min", False) and value == low):
+        raise IKError(f"{name} must be in {'(' if spec.get('open_min') else '['}{low!r}, {high!r}], got {value!r}")
     return value
 
 
@@ -147,7 +183,7 @@ class Scene:
     default_method = "fabrik"
     default_max_iterations = 10
     default_constraints = True
-    #: Scene-specific parameters: ``{name: check}``, values live in ``self.params``.
+    #: Scene-specific parameters: ``{name: spec}`` (see :func:`check_param`), values live in ``self.params``.
     extra_params = {}
 
     def __init__(self):
@@ -195,6 +231,10 @@ class Scene:
             target.orientation = orientation
         target.pinned = True
 
+    def held(self, target):
+        """Whether ``target`` stays where it is (pinned, or its script stopped) rather than moving by itself."""
+        return target.pinned or not self.params["animate"]
+
     def release(self, name=None):
         """Hand target ``name`` (or every target) back to its script."""
         for target in (self.targets.values() if name is None else [self._draggable(name)]):
@@ -219,7 +259,7 @@ class Scene:
         max_iterations : int
             Per chain per frame, in ``[1, 10000]``.
         damping : float
-            Passed to methods that take a ``damping`` option (> 0).
+            Passed to methods that take a ``damping`` option, in ``(0, 100]``.
         constraints : bool
             Whether joint limits are applied.
         animate : bool
@@ -227,29 +267,15 @@ class Scene:
         **scene_specific
             See the scene's ``extra_params``.
         """
+        specs = self.param_specs()
         new = dict(self.params)
         for key, value in params.items():
             if value is None:
                 continue
-            if key == "method":
-                new[key] = check_choice(value, "method", self.methods)
-            elif key == "tolerance":
-                value = check_positive(value, "tolerance")
-                if value > 0.5:
-                    raise IKError(f"tolerance is relative to the reach and must be <= 0.5, got {value!r}")
-                new[key] = value
-            elif key == "max_iterations":
-                new[key] = check_int_range(value, "max_iterations", 1, 10000)
-            elif key == "damping":
-                new[key] = check_positive(value, "damping")
-            elif key in ("constraints", "animate"):
-                new[key] = check_bool(value, key)
-            elif key in self.extra_params:
-                new[key] = self.extra_params[key](value, key)
-            else:
-                known = ", ".join(["method", "tolerance", "max_iterations", "damping", "constraints", "animate",
-                                   *self.extra_params])
-                raise IKError(f"scene {self.name!r} has no parameter {key!r} (it has: {known})")
+            spec = specs.get(key)
+            if spec is None:
+                raise IKError(f"scene {self.name!r} has no parameter {key!r} (it has: {', '.join(specs)})")
+            new[key] = check_param(spec, value, key)
         old = self.params
         self.params = new
         self._options = self.method_options(new["method"])
@@ -257,6 +283,13 @@ class Scene:
             for limb in self.limbs:
                 limb.bound.constrained = new["constraints"]
         self.params_changed(old)
+
+    def param_specs(self):
+        """Every parameter :meth:`set_params` takes: ``{name: spec}`` (new dicts, JSON-ready)."""
+        specs = {"method": {"kind": "choice", "choices": list(self.methods)}}
+        for key, spec in (*COMMON_PARAMS.items(), *self.extra_params.items()):
+            specs[key] = dict(spec)
+        return specs
 
     def params_changed(self, old):
         """React to a parameter change (``old`` holds the previous values)."""
@@ -342,7 +375,8 @@ class Scene:
                 "statuses": list(STATUS_CODES), "chains": chains,
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
                              "radius": t.radius} for t in self.targets.values()],
-                "methods": list(self.methods), "params": self.get_params(), "terrain": self.terrain_info(),
+                "methods": list(self.methods), "params": self.get_params(), "param_specs": self.param_specs(),
+                "terrain": self.terrain_info(),
                 "camera": self.camera()}
 
     def allocate(self):
@@ -421,7 +455,7 @@ class Scene:
                "params": self.get_params(), "chains": chains,
                "targets": {t.name: {"position": list(t.position),
                                     "orientation": None if t.orientation is None else list(t.orientation),
-                                    "pinned": t.pinned} for t in self.targets.values()}}
+                                    "pinned": t.pinned, "held": self.held(t)} for t in self.targets.values()}}
         out.update(self.extras())
         return out
 
@@ -436,9 +470,13 @@ class Scene:
         return {}
 
     def pose(self):
-        """The current pose as a JSON-ready dict (see :mod:`ikcore.pose`)."""
+        """The current pose as a JSON-ready dict (see :mod:`ikcore.pose`): per chain its rest points,
+        limits, local rotations and positions in its parent's frame, and that frame's world pose with
+        the points in the world (what the page draws)."""
+        self.skeleton.update()
         return dump_pose(self.name, self.params["method"],
-                         [(limb.name, limb.bound.chain, limb.bound.rotations) for limb in self.limbs])
+                         [(limb.name, limb.bound.chain, limb.bound.rotations, limb.bound.parent_transform())
+                          for limb in self.limbs])
 
 
 def finite_list(values):

@@ -33,7 +33,7 @@ from ..constraints import Hinge
 from ..errors import IKError
 from ..skeleton import Skeleton
 from .gait import Gait
-from .scene import BODY, LINK, Limb, Scene, Target, check_bool
+from .scene import BODY, LINK, Limb, Scene, Target
 from .terrain import Terrain
 
 COXA, FEMUR, TIBIA = 0.18, 0.55, 0.75
@@ -55,13 +55,6 @@ def _yaw(a):
     return (math.cos(0.5 * a), 0.0, math.sin(0.5 * a), 0.0)
 
 
-def _check_speed(value, name):
-    value = check_float(value, name)
-    if not 0.0 <= value <= 3.0:
-        raise IKError(f"{name} must be in [0, 3] units per second, got {value!r}")
-    return value
-
-
 class SpiderScene(Scene):
     """An eight-legged walker on a procedural heightfield.
 
@@ -78,7 +71,8 @@ class SpiderScene(Scene):
     methods = ("two_bone", "ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
     default_method = "two_bone"
     default_max_iterations = 10
-    extra_params = {"speed": _check_speed, "wander": check_bool}
+    #: ``speed`` in units per second; ``wander``: pick a new destination on arrival.
+    extra_params = {"speed": {"kind": "float", "min": 0.0, "max": 3.0}, "wander": {"kind": "bool"}}
 
     def __init__(self, seed=7, terrain=None):
         super().__init__()
@@ -141,6 +135,12 @@ class SpiderScene(Scene):
         target = self.targets["destination"]
         target.position = self._ground(self.destination)
         target.pinned = True
+
+    def held(self, target):
+        # The destination moves by itself only while the spider wanders; it has no script of its own.
+        if target.name == "destination":
+            return target.pinned or not self.params["wander"]
+        return super().held(target)
 
     def steer(self, forward=1.0, turn=0.0):
         """Set a destination ``2 x forward`` ahead, ``turn`` radians left of the heading (for keys)."""

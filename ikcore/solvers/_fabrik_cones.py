@@ -41,8 +41,9 @@ import random
 
 from .. import rotation as rot
 from ..problem import Outcome
-from . import _pose
-from ._pose import BALL, FREE, Pose, Progress
+from . import _pose, _surgery
+from ._limits import BALL, FREE
+from ._pose import Pose, Progress
 
 # Largest spread offset, as a fraction of the reach: a tracking step moves far less; a cold
 # solve's first passes, whose offsets are as large as the chain, stay close to plain passes.
@@ -246,13 +247,13 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
     # The best pose so far is the start, even when the iterations start from a bent one.
     best = error
     bxs, bys, bzs = xs[:], ys[:], zs[:]
-    if pole is not None or (not beyond and _pose.collinear(xs, ys, zs, collinear * reach, target)):
+    if pole is not None or (not beyond and _surgery.collinear(xs, ys, zs, collinear * reach, target)):
         # Leave a straight line (the passes would keep every point on it), and start toward the pole.
-        if _pose.collinear(xs, ys, zs, collinear * reach):
-            _pose.bend(chain, table, ref, pole, target)
+        if _surgery.collinear(xs, ys, zs, collinear * reach):
+            _surgery.bend(chain, table, ref, pole, target)
             xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
         else:
-            _pose.swivel(xs, ys, zs, pole, reach)
+            _surgery.swivel(xs, ys, zs, pole, reach)
             passes.forward(xs, ys, zs)
     progress = Progress(sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2), window, rate, patience)
     rng = None
@@ -295,7 +296,7 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
     if pole is not None:
         # Turned toward the pole, then the cones again: kept where the effector stays as near.
         xs[:], ys[:], zs[:] = bxs, bys, bzs
-        _pose.swivel(xs, ys, zs, pole, reach)
+        _surgery.swivel(xs, ys, zs, pole, reach)
         passes.forward(xs, ys, zs)
         if sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2) <= max(best, tol):
             bxs, bys, bzs = xs, ys, zs

@@ -52,8 +52,9 @@ from .. import rotation as rot
 from ..checks import check_float
 from ..errors import IKError
 from ..problem import Outcome
-from . import _pose
-from ._pose import BALL, FREE, HINGE, Pose, Progress
+from . import _limits, _pose, _surgery
+from ._limits import BALL, FREE, HINGE
+from ._pose import Pose, Progress
 
 
 def _check_step(value, name):
@@ -89,14 +90,14 @@ def run(problem):
     target = tx, ty, tz = problem.target
     tol = problem.tolerance
     pole = problem.pole
-    table = _pose.limit_table(chain)
+    table = _limits.limit_table(chain)
     limited = any(row[0] != FREE for row in table)
     max_step = math.radians(problem.options.get("max_step_deg", 180.0))
     start = list(problem.start)
     pose = Pose(chain, start)
     error = pose.error(target)
     errors = [error]
-    flip = limited and _pose.plane_normal(chain, table) is not None
+    flip = limited and _limits.plane_normal(chain, table) is not None
     if error <= tol:
         if pole is not None and not limited:
             # Turning to the pole changes the pose: one iteration, so the history keeps the start's error.
@@ -109,16 +110,16 @@ def run(problem):
     dx, dy, dz = tx - rx, ty - ry, tz - rz
     distance = math.sqrt(dx * dx + dy * dy + dz * dz)
     beyond = distance >= chain.reach
-    stretch = None if limited else _pose.edge(chain, distance, tol)
+    stretch = None if limited else _surgery.edge(chain, distance, tol)
     if stretch is not None:
-        _pose.reach_out(chain, target, pose.xs, pose.ys, pose.zs, stretch)
+        _surgery.reach_out(chain, target, pose.xs, pose.ys, pose.zs, stretch)
         _pose.follow(chain, table, pose)
         errors.append(pose.error(target))
         return Outcome(pose.rotations(), 1, errors)
-    if pole is not None and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
-        _pose.bend(chain, table, pose, pole, target)
-    elif not beyond and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach, target):
-        _pose.bend(chain, table, pose, None, target)
+    if pole is not None and _surgery.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
+        _surgery.bend(chain, table, pose, pole, target)
+    elif not beyond and _surgery.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach, target):
+        _surgery.bend(chain, table, pose, None, target)
 
     sweep = _sweep_limited if limited else _sweep_free
     skip = _SKIP * tol
@@ -290,7 +291,7 @@ def _sweep_limited(chain, table, pose, target, tol, skip, max_step):
             if capped:
                 turn = max(-max_step, min(max_step, turn))
             old = 2.0 * math.atan2(ax * hx + ay * hy + az * hz, aw)
-            new = old + turn if full else _pose.clamp_angle(old + turn, lo, hi)
+            new = old + turn if full else _limits.clamp_angle(old + turn, lo, hi)
             delta = new - old
             # The effector moves on a circle of radius |u| |u x g| about the axis.
             if uu * (1.0 - gu * gu) * (1.0 - math.cos(delta)) * 2.0 < skip * skip:
@@ -333,7 +334,7 @@ def _sweep_limited(chain, table, pose, target, tol, skip, max_step):
             bw, bx, by, bz = bw * m, bx * m, by * m, bz * m
             if kind == BALL:
                 dx, dy, dz = directions[i]
-                bw, bx, by, bz = _pose.clamp_ball(bw, bx, by, bz, dx, dy, dz, cone, lo, hi, full)
+                bw, bx, by, bz = _limits.clamp_ball(bw, bx, by, bz, dx, dy, dz, cone, lo, hi, full)
             qw[i], qx[i], qy[i], qz[i] = bw, bx, by, bz
             # The turn actually made, D = q_new conj(q_old), in the world: (D.w, P D.v).
             w = bw * aw + bx * ax + by * ay + bz * az

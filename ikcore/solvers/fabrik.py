@@ -57,8 +57,9 @@ import random
 from .. import rotation as rot
 from ..checks import check_int_range
 from ..problem import Outcome
-from . import _fabrik_cones, _pose
-from ._pose import FREE, HINGE, Pose, Progress
+from . import _fabrik_cones, _limits, _pose, _surgery
+from ._limits import FREE, HINGE
+from ._pose import Pose, Progress
 
 
 def _check_restarts(value, name):
@@ -110,8 +111,8 @@ def _layout(chain):
     if entry is None or entry[0] is not chain:
         if len(_layouts) >= 64:
             _layouts.clear()
-        table = _pose.limit_table(chain)
-        entry = (chain, table, _pose.plane_normal(chain, table), _fabrik_cones.Passes.of(chain, table))
+        table = _limits.limit_table(chain)
+        entry = (chain, table, _limits.plane_normal(chain, table), _fabrik_cones.Passes.of(chain, table))
         _layouts[id(chain)] = entry
     return entry[1:]
 
@@ -155,23 +156,23 @@ def _run_free(problem, normal=None):
         if problem.pole is None:
             return Outcome(list(start), 0, errors, off >= tol)
         # Turning to the pole changes the pose: one iteration, so the history keeps the start's error.
-        _pose.swivel(xs, ys, zs, problem.pole, reach, flip)
+        _surgery.swivel(xs, ys, zs, problem.pole, reach, flip)
         errors.append(errors[0])
         return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors, off >= tol)
 
     distance = sqrt((tx - rx) ** 2 + (ty - ry) ** 2 + (tz - rz) ** 2)
     if not chain.min_reach <= distance < reach:
         # Out of reach (or nearer than the chain folds): the nearest pose, in one step.
-        _pose.reach_out(chain, (tx, ty, tz), xs, ys, zs)
+        _surgery.reach_out(chain, (tx, ty, tz), xs, ys, zs)
         errors.append(sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2 + off * off))
         return Outcome(_rotations(chain, ref, xs, ys, zs), 1, errors, off >= tol)
 
     # The best pose so far is the start, even when the iterations start from a bent one.
     best = error
     bxs, bys, bzs = xs[:], ys[:], zs[:]
-    if _pose.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz)):
+    if _surgery.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz)):
         ref = ref or Pose(chain, start)
-        _pose.bend(chain, _pose.limit_table(chain), ref, problem.pole, (tx, ty, tz))
+        _surgery.bend(chain, _limits.limit_table(chain), ref, problem.pole, (tx, ty, tz))
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
         error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     progress = Progress(error, _WINDOW, _RATE_FREE, _PATIENCE_FREE)
@@ -226,7 +227,7 @@ def _run_free(problem, normal=None):
             # A dead end the passes cannot leave: restart near the best pose.
             restarts += 1
             rng = rng or random.Random(_SEED)
-            kicked = _pose.perturb(chain, _pose.limit_table(chain), _rotations(chain, ref, bxs, bys, bzs),
+            kicked = _pose.perturb(chain, _limits.limit_table(chain), _rotations(chain, ref, bxs, bys, bzs),
                                    rng, _KICK)
             ref = Pose(chain, kicked)
             xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
@@ -235,7 +236,7 @@ def _run_free(problem, normal=None):
         # As near as a planar chain gets to a target off its plane.
         stalled = True
     if problem.pole is not None:
-        _pose.swivel(bxs, bys, bzs, problem.pole, reach, flip)
+        _surgery.swivel(bxs, bys, bzs, problem.pole, reach, flip)
     return Outcome(_rotations(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
 
 
@@ -327,12 +328,12 @@ def _run_limited(problem, table, normal):
     flip = normal is not None
     if pole is not None:
         # Start bent toward the pole: the passes tend to keep the side they start on.
-        if _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
-            _pose.bend(chain, table, pose, pole, target)
+        if _surgery.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach):
+            _surgery.bend(chain, table, pose, pole, target)
         else:
             _pose.turn_to_pole(chain, table, pose, pole, flip)
-    elif not beyond and _pose.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach, target):
-        _pose.bend(chain, table, pose, None, target)
+    elif not beyond and _surgery.collinear(pose.xs, pose.ys, pose.zs, _COLLINEAR * chain.reach, target):
+        _surgery.bend(chain, table, pose, None, target)
 
     best, best_rotations = error, list(problem.start)
     progress = Progress(pose.error(target), _WINDOW, _RATE, _PATIENCE)
@@ -417,7 +418,7 @@ def _backward(chain, table, pose, target):
                 c = dx * lx + dy * ly + dz * lz - hd * (hx * lx + hy * ly + hz * lz)
                 a = math.atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
                 if not full:
-                    a = _pose.clamp_angle(a, lo, hi)
+                    a = _limits.clamp_angle(a, lo, hi)
                 # Rodrigues: d turned by a about h.
                 ca, sa = math.cos(a), math.sin(a)
                 lx = dx * ca + (hy * dz - hz * dy) * sa + hx * hd * (1.0 - ca)

@@ -6,8 +6,8 @@ Fixtures
 ``serve``        a factory: ``serve(folder, headers={...})`` starts another server (a tampered copy of
                  the site, a Content-Security-Policy header) for the test.
 ``demo``         a new context of Chromium (launched once per session with a new empty profile and the
-                 flags of STACK.md; each test gets its own cache and storage) with one page; every
-                 request, console message and uncaught page error is recorded. ``demo.open(url)``
+                 flags software WebGL needs headless; each test gets its own cache and storage) with one
+                 page; every request, console message and uncaught page error is recorded. ``demo.open(url)``
                  loads the page, ``demo.wait_loaded()`` waits until it is ready or has failed.
 
 Every test using ``demo`` fails when the page requested anything outside 127.0.0.1, logged a console

@@ -7,6 +7,7 @@ from node_modules (the npm packages the CDN serves byte for byte), and anything 
 
 import json
 import re
+import time
 from pathlib import Path
 
 import ikcore
@@ -84,3 +85,58 @@ def test_cdn_file_altered_on_the_way_is_refused(demo, built, serve):
     assert demo.wait_loaded() == "failed"
     text = demo.failure_text()
     assert "could not be loaded" in text and "three" in text, text
+
+
+def policy_of(html):
+    """The Content-Security-Policy of a page's <meta>, as {directive: [sources]}."""
+    content = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1)
+    return {part.split()[0]: part.split()[1:] for part in content.split("; ")}
+
+
+def test_both_sites_carry_a_strict_policy(built):
+    for name, remote in (("site", False), ("site-cdn", True)):
+        html = (built / name / "index.html").read_text()
+        # Before any script or stylesheet, so that it covers them.
+        assert html.index("Content-Security-Policy") < min(html.index("<script"), html.index("<link"))
+        policy = policy_of(html)
+        scripts = policy["script-src"]
+        assert "'wasm-unsafe-eval'" in scripts and "'unsafe-eval'" not in scripts, scripts
+        assert not any("unsafe-inline" in s for sources in policy.values() for s in sources)
+        assert policy["object-src"] == ["'none'"] and policy["base-uri"] == ["'none'"]
+        urls = {s for sources in policy.values() for s in sources if "://" in s}
+        if remote:
+            # Only the pinned package folders on the CDN, and exactly those the page loads from.
+            assert urls and all(re.fullmatch(rf"https://{CDN_HOST}/npm/(@[\w.-]+/)?[\w.-]+@[\w.-]+/", u) for u in urls)
+            used = set(re.findall(rf"https://{CDN_HOST}/npm/(?:@[\w.-]+/)?[\w.-]+@[\w.-]+/", html))
+            assert urls == used | {u for u in urls if "/pyodide@" in u}, (urls, used)
+        else:
+            assert not urls, urls
+        assert (built / name / "embed-example.html").is_file()
+
+
+def test_unreachable_cdn_is_named_within_10_s(demo, built, serve):
+    demo.context.route(f"https://{CDN_HOST}/**", lambda route: route.abort())
+    demo.allow_host(CDN_HOST)
+    demo.allow_console_error(r"net::ERR_FAILED|Failed to load|Failed to fetch|ikcore demo|dynamically imported")
+    url = serve(built / "site-cdn")
+    started = time.monotonic()
+    demo.open(url)
+    assert demo.wait_loaded(10_000) == "failed"
+    elapsed = time.monotonic() - started
+    text = demo.failure_text()
+    assert f"Cannot reach {CDN_HOST}" in text and "could not be reached" in text, text
+    assert elapsed < 10, elapsed
+
+
+def test_cdn_that_does_not_answer_is_named_within_10_s(demo, built, serve):
+    pending = []
+    demo.context.route(f"https://{CDN_HOST}/**", lambda route: pending.append(route))  # never answered
+    demo.allow_host(CDN_HOST)
+    url = serve(built / "site-cdn")
+    started = time.monotonic()
+    demo.page.goto(url, wait_until="domcontentloaded")  # "load" never comes
+    note = demo.wait_until("document.getElementById('loader-note')?.textContent", 10_000,
+                           "a note naming the host that does not answer")
+    assert time.monotonic() - started < 10
+    assert f"Cannot reach {CDN_HOST}" in note and "did not answer" in note, note
+    assert demo.page.is_visible("#loader") and pending

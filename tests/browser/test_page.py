@@ -24,7 +24,8 @@ def canvas_image(page):
     """The canvas alone: the HUD and the GUI panel that float over it are hidden for the shot."""
     from PIL import Image
 
-    page.add_style_tag(content="#hud, .lil-gui { visibility: hidden !important; }")
+    # Through the CSSOM: the page's Content-Security-Policy refuses an added <style> element.
+    page.evaluate("document.querySelectorAll('#hud, .lil-gui').forEach((e) => e.style.setProperty('visibility', 'hidden', 'important'))")
     return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
 
 

@@ -15,7 +15,8 @@ def canvas_image(page):
     """The canvas alone: the HUD, the GUI and the race chart that float over it are hidden for the shot."""
     from PIL import Image
 
-    page.add_style_tag(content="#hud, #gui, #race { visibility: hidden !important; }")
+    # Through the CSSOM: the page's Content-Security-Policy refuses an added <style> element.
+    page.evaluate("document.querySelectorAll('#hud, #gui, #race').forEach((e) => e.style.setProperty('visibility', 'hidden', 'important'))")
     return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
 
 

@@ -13,7 +13,10 @@ import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
 from ikcore.solvers import _jacobian as jac
-from ikcore.solvers._pose import limit_table
+from ikcore.solvers import _jacobian_columns as columns
+from ikcore.solvers import _jacobian_flat as flat
+from ikcore.solvers import _jacobian_normal as normal
+from ikcore.solvers._limits import limit_table
 
 JACOBIAN_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
 
@@ -92,7 +95,7 @@ def test_jacobian_matches_finite_differences(seed):
     chain = MIXED
     qs = random_pose(chain, rng)
     weight = 1.7
-    J = jac.jacobian(chain, qs, weight)
+    J = columns.jacobian(chain, qs, weight)
     assert len(J) == 6 and all(len(row) == 3 + 1 + 3 + 1 + 3 for row in J)
     world = chain.world_rotations(qs)
     col = 0
@@ -113,7 +116,7 @@ def test_jacobian_matches_finite_differences(seed):
 
 def test_position_jacobian_has_three_rows_and_hinges_one_column():
     chain = straight(3, [Hinge((0, 0, 1)), None, Hinge((0, 1, 0))])
-    J = jac.jacobian(chain, [rot.IDENTITY] * 3)
+    J = columns.jacobian(chain, [rot.IDENTITY] * 3)
     assert len(J) == 3 and len(J[0]) == 1 + 3 + 1
     # At rest: the first hinge (about z at the root) moves the tip (3, 0, 0) along +y by 3 per radian.
     assert [row[0] for row in J] == pytest.approx([0, 3, 0])
@@ -127,24 +130,24 @@ def test_normal_matrix_and_step_agree_with_the_jacobian(seed, m):
     chain = MIXED
     qs = random_pose(chain, rng)
     c = 0.8 if m == 6 else 0.0
-    J = jac.jacobian(chain, qs, c if m == 6 else None)
-    P, R = jac.forward(chain, qs)
+    J = columns.jacobian(chain, qs, c if m == 6 else None)
+    P, R = flat.forward(chain, qs)
     rs = []
     for j in range(chain.size):
         rs += [P[-3 + i] - P[3 * j + i] for i in range(3)]
     free = [0, 2, 4]
     cols = []
     for j in (1, 3):
-        cols += (j, *jac.joint_axes(chain, R, j)[0])
-    A = jac.normal_matrix(rs, free, cols, m, c)
+        cols += (j, *columns.joint_axes(chain, R, j)[0])
+    A = normal.normal_matrix(rs, free, cols, m, c)
     # Columns of J in joint order: 3 (joint 0), 1, 3, 1, 3.
     for i in range(m):
         for k in range(m):
             assert A[i * m + k] == pytest.approx(sum(a * b for a, b in zip(J[i], J[k])), abs=1e-12)
     y = [rng.gauss(0, 1) for _ in range(m)]
-    W = jac.joint_step(rs, free, cols, y, m, c, chain.size, None)
+    W = normal.joint_step(rs, free, cols, y, m, c, chain.size, None)
     jty = [sum(J[i][k] * y[i] for i in range(m)) for k in range(len(J[0]))]
-    hinge_axes = {j: jac.joint_axes(chain, R, j)[0] for j in (1, 3)}
+    hinge_axes = {j: columns.joint_axes(chain, R, j)[0] for j in (1, 3)}
     col = 0
     for j in range(chain.size):
         if j in hinge_axes:
@@ -163,23 +166,23 @@ def test_small_spd_solves(m):
         M = [[rng.gauss(0, 1) for _ in range(m)] for _ in range(m + 2)]
         A = [sum(M[t][i] * M[t][k] for t in range(m + 2)) for i in range(m) for k in range(m)]
         b = [rng.gauss(0, 1) for _ in range(m)]
-        y = jac.solve_spd(A, b, m, 0.01)
+        y = normal.solve_spd(A, b, m, 0.01)
         for i in range(m):
             assert sum((A[i * m + k] + (0.01 if i == k else 0.0)) * y[k] for k in range(m)) == pytest.approx(b[i])
     # Singular without damping: refused (the caller damps), never inf or NaN.
     singular = [1.0 if i == k == 0 else 0.0 for i in range(m) for k in range(m)]
-    assert jac.solve_spd(singular, [1.0] * m, m, 0.0) is None
-    assert jac.solve_spd(singular, [1.0] * m, m, 1e-6) is not None
+    assert normal.solve_spd(singular, [1.0] * m, m, 0.0) is None
+    assert normal.solve_spd(singular, [1.0] * m, m, 1e-6) is not None
 
 
 def test_apply_step_turns_the_subtree_about_the_joint():
     rng = random.Random(3)
     chain = straight(4)
     qs = random_pose(chain, rng)
-    P, R = jac.forward(chain, qs)
+    P, R = flat.forward(chain, qs)
     W = [0.0] * 12
     W[6:9] = (0.0, 0.3, 0.4)  # joint 2 turns by 0.5 rad about (0, 0.6, 0.8)
-    new, newP, _ = jac.apply_step(chain, limit_table(chain), qs, R, W)
+    new, newP, _ = flat.apply_step(chain, limit_table(chain), qs, R, W)
     assert newP == pytest.approx([c for p in chain.forward(new) for c in p], abs=1e-12)
     turn_q = rot.from_axis_angle((0, 0.6, 0.8), 0.5)
     pivot = P[6:9]
@@ -196,15 +199,15 @@ def test_apply_step_applies_the_limits_like_the_constraints(seed):
     chain = Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 1, 1)],
                   [Hinge((0, 0, 1), 150, 210), BallSocket(30, -20, 20), Hinge((1, 0, 0), -45, 10), BallSocket(60)])
     qs = random_pose(chain, rng)
-    P, R = jac.forward(chain, qs)
+    P, R = flat.forward(chain, qs)
     W = []
     for j, joint in enumerate(chain.joints):
         if isinstance(joint, Hinge):  # a hinge turns about its world axis only
             t = rng.uniform(-1, 1)
-            W += [t * c for c in jac.joint_axes(chain, R, j)[0]]
+            W += [t * c for c in columns.joint_axes(chain, R, j)[0]]
         else:
             W += [rng.uniform(-1, 1) for _ in range(3)]
-    new, _, _ = jac.apply_step(chain, limit_table(chain), qs, R, W)
+    new, _, _ = flat.apply_step(chain, limit_table(chain), qs, R, W)
     world = chain.world_rotations(qs)
     expected = []
     for j, q in enumerate(qs):
@@ -223,10 +226,10 @@ def test_limit_directions_point_outward():
           rot.multiply(rot.from_axis_angle((0, 1, 0), math.radians(40)),
                        rot.from_axis_angle((1, 0, 0), math.radians(-10)))]
     qs = chain.clamp(qs)
-    _, R = jac.forward(chain, qs)
+    _, R = flat.forward(chain, qs)
     table = limit_table(chain)
-    assert jac.limit_directions(table, qs, R, 0) == [pytest.approx((0, 0, 1))]
-    out = jac.limit_directions(table, qs, R, 1)
+    assert columns.limit_directions(table, qs, R, 0) == [pytest.approx((0, 0, 1))]
+    out = columns.limit_directions(table, qs, R, 1)
     assert len(out) == 2  # the swing at the cone, the twist at its low end
     for d in out:
         # Turning a little along an outward direction leaves the limits.

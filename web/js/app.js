@@ -6,8 +6,12 @@
 // loop with the failure panel showing the traceback.
 
 import GUI from "lil-gui";
+import { downloadText } from "./download.js";
+import { connectParent, wheelAfterClick } from "./embed.js";
 import { Handles } from "./handles.js";
 import { LimitOverlay } from "./overlays.js";
+import { checkParams, paramFromText } from "./params.js";
+import { describeIgnored, formatHash, parseHash, resolveLink } from "./permalink.js";
 import { RaceView } from "./race.js";
 import { SkeletonView } from "./skeleton.js";
 import { Stage } from "./stage.js";
@@ -34,8 +38,10 @@ let lastDt = 0;
 let stopped = false;
 let scheduled = false;  // a requestAnimationFrame(loop) is pending
 let errorMessage = null;
-let notice = "";
-let noticeUntil = 0;
+let noticeTimer = 0;
+let hashAt = 0;
+let lastHash = null;
+const embedKeys = {};   // a link's embed and origin keys, passed on to the links the page writes
 const follow = { on: false, x: 0, y: 0, z: 0 };
 const pyTimes = new Float64Array(TIMING_WINDOW);
 const sorted = new Float64Array(TIMING_WINDOW);
@@ -89,11 +95,13 @@ function command(name, args) {
   }
 }
 
-/** A short plain-text note under the HUD (a refused drag, for one). */
-function note(text) {
-  notice = text;
-  noticeUntil = performance.now() + 4000;
-  hudAt = 0;
+/** A short plain-text notice for a few seconds (a refused drag or input, what a link left out). */
+function note(text, ms = 6000) {
+  const element = $("notice");
+  element.textContent = text;
+  element.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { element.hidden = true; }, ms);
 }
 
 function chainStates() {
@@ -140,6 +148,7 @@ function state() {
     params: layout ? { ...layout.params } : {},
     selected: handles?.selected?.name ?? null,
     overlays: showLimits,
+    camera: stage ? { position: stage.camera.position.toArray(), target: stage.controls.target.toArray() } : null,
     chains: py ? chainStates() : [],
     targets: py ? targetPositions() : {},
   };
@@ -156,7 +165,6 @@ function updateHud(now) {
     const error = chain.error === null ? "-" : chain.error.toExponential(1);
     lines.push(`${chain.name.padEnd(18)} ${(chain.status ?? "-").padEnd(14)} ${String(chain.iterations).padStart(3)} it  ${error}`);
   }
-  if (notice && now < noticeUntil) lines.push("", notice);
   $("hud-text").textContent = lines.join("\n");
 }
 
@@ -253,6 +261,10 @@ function tick(dt, now, render) {
   }
   if (render) stage.render();
   updateHud(now);
+  if (now - hashAt >= 500) {
+    hashAt = now;
+    writeHash();
+  }
   if (frameCount === 1) {
     boot.done();
     $("hud").hidden = false;
@@ -300,16 +312,25 @@ function buildGui() {
   guiParams = {
     scene: layout.scene, method: p.method, tolerance: p.tolerance, max_iterations: p.max_iterations,
     damping: p.damping ?? 0.03, constraints: p.constraints, animate: p.animate,
-    gizmo: "translate", release: () => { command("release", {}); },
-    speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: showLimits,
+    gizmo: "translate", release: () => { command("release", {}); }, pose: () => {
+      try {
+        api.downloadPose();
+      } catch (error) {
+        note(error.message);
+      }
+    },
+    speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: showLimits, copyLink,
   };
+  // A refused value is not applied: the notice says why and the panel shows the values in force again.
   const guard = (fn) => (value) => {
     try {
       fn(value);
     } catch (error) {
-      note(error.message);
+      note(`${error.message}; not applied`);
+      applied({ params: layout.params });
     }
   };
+  gui.add(guiParams, "copyLink").name("copy link");
   gui.add(guiParams, "scene", scenes).name("scene").onChange(guard((v) => api.setScene(v)));
   if (layout.scene !== "race") {
     gui.add(guiParams, "method", layout.methods).name("method").onChange(guard((v) => api.setMethod(v)));
@@ -317,9 +338,9 @@ function buildGui() {
   const solver = gui.addFolder("solver");
   // The race has its lanes under the panel on small screens: folders start closed there.
   if (layout.scene === "race" && window.innerWidth < 1400) solver.close();
-  solver.add(guiParams, "tolerance", 1e-5, 1e-2).name("tolerance (× reach)").onFinishChange(guard((v) => api.set({ tolerance: v })));
-  solver.add(guiParams, "max_iterations", 1, 300, 1).name("max iterations").onFinishChange(guard((v) => api.set({ max_iterations: v })));
-  solver.add(guiParams, "damping", 0.001, 1).name("damping (DLS)").onFinishChange(guard((v) => api.set({ damping: v })));
+  checkTyped(solver.add(guiParams, "tolerance", 1e-5, 1e-2).name("tolerance (× reach)").onFinishChange(guard((v) => api.set({ tolerance: v }))), "tolerance");
+  checkTyped(solver.add(guiParams, "max_iterations", 1, 300, 1).name("max iterations").onFinishChange(guard((v) => api.set({ max_iterations: v }))), "max_iterations");
+  checkTyped(solver.add(guiParams, "damping", 0.001, 1).name("damping (DLS)").onFinishChange(guard((v) => api.set({ damping: v }))), "damping");
   solver.add(guiParams, "constraints").name("joint limits").onChange(guard((v) => api.set({ constraints: v })));
   solver.add(guiParams, "overlays").name("show limits (arcs, cones)").onChange((v) => api.showLimits(v));
   const scene = gui.addFolder("scene");
@@ -329,11 +350,40 @@ function buildGui() {
     scene.add(guiParams, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").listen()
       .onChange((v) => handles.setMode(v));
   }
-  if ("speed" in p) scene.add(guiParams, "speed", 0, 3).name("walk speed").onFinishChange(guard((v) => api.set({ speed: v })));
+  if ("speed" in p) checkTyped(scene.add(guiParams, "speed", 0, 3).name("walk speed").onFinishChange(guard((v) => api.set({ speed: v }))), "speed");
   if ("wander" in p) scene.add(guiParams, "wander").name("wander").onChange(guard((v) => api.set({ wander: v })));
   if (layout.targets.some((t) => t.draggable) && layout.scene !== "spider") {
     scene.add(guiParams, "release").name("release dragged targets");
   }
+  gui.add(guiParams, "pose").name("download pose (JSON)");
+}
+
+/**
+ * Text typed into a number field is checked against the parameter's spec (the ranges Python applies, as
+ * for links) when the field is left: a value outside them, or not a finite number, gets a notice and is
+ * not applied. lil-gui would clamp typed text to its slider silently; its own handler never sees it.
+ */
+function checkTyped(controller, key) {
+  const input = controller.$input;
+  let typed = false;
+  // Capture on the row: runs before lil-gui's listeners on the field itself, and stops them.
+  controller.domElement.addEventListener("input", (event) => {
+    if (event.target !== input) return;
+    typed = true;
+    event.stopPropagation();
+  }, true);
+  controller.domElement.addEventListener("blur", (event) => {
+    if (event.target !== input || !typed) return;
+    typed = false;
+    const spec = layout.param_specs[key];
+    try {
+      api.set({ [key]: paramFromText(spec, input.value.trim(), key) });
+    } catch (error) {
+      note(`${controller._name}: ${error.message}; not applied`);
+      applied({ params: layout.params });
+    }
+  }, true);
+  return controller;
 }
 
 function applied(result) {
@@ -350,6 +400,88 @@ function applied(result) {
 function checkPoint(values, what, n) {
   if (!Array.isArray(values) || values.length !== n || !values.every(Number.isFinite)) {
     throw new Error(`${what} takes ${n === 3 ? "three" : "four"} finite numbers`);
+  }
+}
+
+/** What a link stores of the page now (see permalink.js for the format). */
+function linkState() {
+  const now = command("state", {});
+  const params = {};
+  for (const key of Object.keys(layout.param_specs)) {
+    if (now.params[key] !== null && now.params[key] !== undefined) params[key] = now.params[key];
+  }
+  // Targets that stay where they are (pinned, or their script stopped); moving ones follow their script.
+  const targets = {};
+  for (const target of layout.targets) {
+    const held = now.targets[target.name];
+    if (!target.draggable || !held?.held) continue;
+    targets[target.name] = target.oriented && held.orientation ? [...held.position, ...held.orientation] : held.position;
+  }
+  return {
+    scene: layout.scene, params, overlays: showLimits, targets,
+    camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], ...embedKeys,
+  };
+}
+
+/** The address bar follows the page (replaceState: no history entries), at most every 500 ms. */
+function writeHash() {
+  const hash = formatHash(linkState());
+  if (hash === lastHash) return;
+  lastHash = hash;
+  try {
+    history.replaceState(history.state, "", `#${hash}`);
+  } catch (error) {
+    note(`The address bar could not be updated: ${error.message}`);
+  }
+}
+
+/**
+ * Apply a link's hash: a scene named in it starts fresh, then its parameters, overlays, targets and
+ * camera apply; what is malformed, unknown or out of range is left out and named in a notice.
+ * Returns {ignored} (plain-text descriptions).
+ */
+function applyLink(hash) {
+  const { state: link, ignored } = parseHash(hash, { scenes });
+  for (const key of ["embed", "origin"]) {
+    if (link[key] !== undefined) embedKeys[key] = link[key];
+  }
+  if (link.scene) showScene(command("set_scene", { name: link.scene }));
+  const { params, targets, ignored: unfit } = resolveLink(link, layout);
+  ignored.push(...unfit);
+  if (Object.keys(params).length) {
+    try {
+      applied(command("set", params));
+    } catch (error) {
+      ignored.push(`parameters (${error.message})`);
+    }
+  }
+  if (link.overlays !== undefined) api.showLimits(link.overlays);
+  for (const { name, position, orientation } of targets) {
+    try {
+      api.setTarget(name, position, orientation);
+    } catch (error) {
+      ignored.push(`t.${name} (${error.message.replace(/^\w+Error: /, "")})`);
+    }
+  }
+  if (link.camera) stage.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });
+  lastHash = null;
+  if (ignored.length) note(describeIgnored(ignored), 12000);
+  return { ignored };
+}
+
+/** The "copy link" button: to the clipboard where the browser allows it, else shown selected in a field. */
+async function copyLink() {
+  const url = api.link();
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(url);
+    note("Link copied to the clipboard.", 3000);
+  } catch {
+    const field = $("share-link");
+    field.value = url;
+    $("share").hidden = false;
+    field.focus();
+    field.select();
   }
 }
 
@@ -372,7 +504,10 @@ const api = {
   /** Change parameters: {method, tolerance, max_iterations, damping, constraints, animate, ...scene's own}. */
   set(params) {
     if (params === null || typeof params !== "object" || Array.isArray(params)) throw new Error("set() takes an object of parameters");
-    applied(command("set", params));
+    // Checked here with the specs Python applies (as links are): a refused call changes nothing.
+    const { values, errors } = checkParams(layout.param_specs, params, layout.scene);
+    if (errors.length) throw new Error(errors.join("; "));
+    applied(command("set", values));
     return state();
   },
   /**
@@ -393,6 +528,20 @@ const api = {
   release(name) {
     applied(command("release", name === undefined || name === null ? {} : { name: String(name) }));
     return state();
+  },
+  /**
+   * The current pose, in ikcore's format (ikcore.pose; ikcore.load_pose reads it): scene, method and per
+   * chain its rest points, limits, local rotations (w, x, y, z), positions, frame and world positions.
+   */
+  pose() {
+    return command("pose", {});
+  },
+  /** Save pose() as a JSON file (ikcore-pose-<scene>-<frame>.json); returns the file name. */
+  downloadPose() {
+    const pose = this.pose();
+    const name = `ikcore-pose-${pose.scene}-${frame}.json`;
+    downloadText(name, JSON.stringify(pose, null, 1) + "\n");
+    return name;
   },
   /** Draw the joint limits (hinge arcs, cones) or not. */
   showLimits(on) {
@@ -473,9 +622,28 @@ const api = {
     return { python: command("health", {}),
       three: { geometries: info.memory.geometries, textures: info.memory.textures, programs: info.programs.length } };
   },
+  /** A link to this view: the page's address with its state in the hash (see the README's "Share"). */
+  link() {
+    return `${location.href.split("#")[0]}#${formatHash(linkState())}`;
+  },
+  /** Apply a link's hash ("#v=1&..."), as opening it would: returns {ignored}. */
+  applyLink(hash) {
+    return applyLink(String(hash));
+  },
   state,
 };
 window.ikDemo = api;
+connectParent(api, { note });
+
+window.addEventListener("hashchange", (event) => {
+  if (!py || stopped) return;
+  try {
+    // The URL of the change itself: the page may have rewritten the address bar since (writeHash).
+    applyLink(new URL(event.newURL).hash);
+  } catch (error) {
+    note(`The link could not be applied: ${error.message}`);
+  }
+});
 
 // Keys that steer a walker: a destination ahead, or turned left or right of its heading.
 const STEER = {
@@ -506,6 +674,7 @@ boot.attached.then((attached) => {
   py = attached;
   scenes = py.info.scenes;
   stage = new Stage($("viewport"), py.info.layout.camera);
+  wheelAfterClick(stage.controls, stage.renderer.domElement);
   handles = new Handles(stage, {
     moved(name, position, orientation) {
       try {
@@ -533,6 +702,8 @@ boot.attached.then((attached) => {
       $("failure-text").textContent += `\n\nThe scene could not be restarted: ${shortMessage(error)}`;
     }
   });
+  $("share-close").addEventListener("click", () => { $("share").hidden = true; });
+  if (location.hash.length > 1) applyLink(location.hash);
   schedule();
 }).catch((error) => {
   if (!boot.failed) boot.fail("scene", String(error?.stack ?? error));

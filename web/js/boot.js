@@ -16,6 +16,11 @@ const STAGES = [
   ["scene", "Scene and first frame", 30000],
 ];
 
+// While loading from another host (the CDN copy of the site), that host is checked this long into a stage
+// without progress, and again as often: a host that does not answer is named within about 10 s.
+const HOST_CHECK_MS = 4000;
+const HOST_TIMEOUT_MS = 2500;
+
 const $ = (id) => document.getElementById(id);
 const started = performance.now();
 let current = null;
@@ -90,6 +95,7 @@ function seconds() {
 /** Enter a stage: the previous one is done. */
 function stage(name) {
   if (failed || finished) return;
+  hostCheckAt = performance.now() + HOST_CHECK_MS;
   const index = STAGES.findIndex(([key]) => key === name);
   if (index < 0) throw new Error(`unknown loading stage ${name}`);
   for (let i = 0; i < index; i++) {
@@ -234,7 +240,9 @@ setInterval(() => {
   if (document.hidden && current) deadline = performance.now() + STAGES.find(([key]) => key === current)[2];
   if (!failed && !finished && current && performance.now() > deadline) {
     const label = STAGES.find(([key]) => key === current)[1];
-    const extra = recentErrors.length ? `\n\nLast console errors:\n${recentErrors.join("\n")}` : "";
+    const waiting = $("loader-note")?.textContent;
+    const extra = (waiting ? `\n\n${waiting}` : "") +
+      (recentErrors.length ? `\n\nLast console errors:\n${recentErrors.join("\n")}` : "");
     fail(current, `${label}: no progress within ${STAGES.find(([key]) => key === current)[2] / 1000} s.` +
       " A file could not be loaded or the runtime did not start." + extra);
   }
@@ -251,9 +259,119 @@ function mapped(specifier) {
   return (script && JSON.parse(script.textContent).imports[specifier]) || specifier;
 }
 
+/** One URL per other host the page loads from (import map, <link href>, <script src>): {host: url}. */
+function remoteHosts() {
+  const urls = [];
+  const script = document.querySelector('script[type="importmap"]');
+  if (script) urls.push(...Object.values(JSON.parse(script.textContent).imports).filter((u) => !u.endsWith("/")));
+  for (const node of document.querySelectorAll("link[href], script[src]")) urls.push(node.href || node.src);
+  const hosts = {};
+  for (const text of urls) {
+    const url = new URL(text, location.href);
+    if (url.origin !== location.origin && (url.protocol === "https:" || url.protocol === "http:")) {
+      hosts[url.host] ??= url.href;
+    }
+  }
+  return hosts;
+}
+
+/**
+ * Which other hosts cannot be reached? Each is asked for one file it should serve (no-cors: any answer,
+ * even an error status, means the host is there; only a network failure or no answer in time counts).
+ * Resolves to a sentence naming them, or null; never rejects.
+ */
+async function unreachableHosts() {
+  const failures = await Promise.all(Object.entries(remoteHosts()).map(async ([host, url]) => {
+    const control = new AbortController();
+    const clock = setTimeout(() => control.abort(), HOST_TIMEOUT_MS);
+    try {
+      await fetch(url, { mode: "no-cors", cache: "no-store", signal: control.signal });
+      return null;
+    } catch {
+      return control.signal.aborted
+        ? `${host} did not answer within ${HOST_TIMEOUT_MS / 1000} s (asked for ${url})`
+        : `${host} could not be reached (network error for ${url})`;
+    } finally {
+      clearTimeout(clock);
+      control.abort();  // the headers are enough: the body is not downloaded
+    }
+  }));
+  const found = failures.filter(Boolean);
+  if (!found.length) return null;
+  const names = [...new Set(found.map((f) => f.split(" ", 1)[0]))].join(" and ");
+  return {
+    // A host that refused or failed: nothing will come from it.
+    down: found.some((f) => f.includes("could not be reached")),
+    text: `Cannot reach ${names}, where this page loads its runtime and libraries from:\n` +
+      `${found.join("\n")}.\nCheck the connection, a proxy or a content blocker; the self-contained ` +
+      "copy of the site (dist/site) loads nothing from other hosts.",
+  };
+}
+
+/** A load failed with `message`: fail naming an unreachable host when that is the cause. */
+function loadFailed(where, message) {
+  unreachableHosts().then((hosts) => fail(where, hosts ? `${hosts.text}\n\n(${message})` : message));
+}
+
+/** A line under the loading stages (null: none). */
+function loaderNote(text) {
+  let note = $("loader-note");
+  if (!text) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "loader-note";
+    note.setAttribute("role", "status");
+    $("loader").append(note);
+  }
+  note.textContent = text;
+}
+
+// The stylesheets preloaded by index.html (lil-gui's), applied here: one that fails names its host.
+for (const preload of document.querySelectorAll("link[rel=preload][data-stylesheet]")) {
+  const sheet = document.createElement("link");
+  sheet.rel = "stylesheet";
+  for (const name of ["integrity", "crossorigin"]) {
+    if (preload.hasAttribute(name)) sheet.setAttribute(name, preload.getAttribute(name));
+  }
+  sheet.href = preload.href;
+  sheet.addEventListener("error", () => {
+    if (!finished) loadFailed(current, `The stylesheet ${sheet.href} could not be loaded.`);
+  });
+  document.head.append(sheet);
+}
+
+// A watchdog for the CDN copy: a host that stopped answering leaves module and fetch requests pending
+// for minutes, with no error to catch; it is checked while a loading stage makes no progress.
+let hostCheckAt = performance.now() + HOST_CHECK_MS;
+let hostCheckBusy = false;
+const hostWatch = setInterval(() => {
+  if (failed || finished) {
+    clearInterval(hostWatch);
+    return;
+  }
+  if (hostCheckBusy || performance.now() < hostCheckAt || !Object.keys(remoteHosts()).length) return;
+  hostCheckBusy = true;
+  const where = current;
+  unreachableHosts().then((hosts) => {
+    hostCheckBusy = false;
+    hostCheckAt = performance.now() + HOST_CHECK_MS;
+    if (!hosts || finished || failed) {
+      loaderNote(null);
+    } else if (hosts.down) {
+      fail(where, hosts.text);
+    } else {
+      // Slow is not down: say which host keeps the page waiting; the stage's deadline still applies.
+      loaderNote(`Still waiting: ${hosts.text}`);
+    }
+  });
+}, 250);
+
 stage("runtime");
 // The page's modules (three.js, lil-gui) and PyScript load in parallel; either failing is reported.
-import("./app.js").catch((error) => fail(current, `The page's modules could not be loaded: ${describe(error)}` +
+import("./app.js").catch((error) => loadFailed(current, `The page's modules could not be loaded: ${describe(error)}` +
   ` (three.js from ${mapped("three")})`));
 import("@pyscript/core").then(({ hooks }) => {
   // PyScript 0.7.31 compiles its chain of worker hooks with Function() as soon as a worker hook exists,
@@ -262,4 +380,4 @@ import("@pyscript/core").then(({ hooks }) => {
   // and starts no worker, so the hook is dropped before PyScript reads it (after its plugins load).
   hooks.worker.onBeforeRunAsync.clear();
 }).catch((error) =>
-  fail("runtime", `PyScript could not be loaded from ${mapped("@pyscript/core")}: ${describe(error)}`));
+  loadFailed("runtime", `PyScript could not be loaded from ${mapped("@pyscript/core")}: ${describe(error)}`));

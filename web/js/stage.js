@@ -130,6 +130,9 @@ export class Stage {
   resize() {
     const { clientWidth: w, clientHeight: h } = this.container;
     if (!w || !h) return;
+    // Capped at 2: a phone's 3x would triple the pixels software and mobile GPUs fill for little gain.
+    // Set on every resize, as zooming the page changes it.
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();

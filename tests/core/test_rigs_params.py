@@ -1,0 +1,115 @@
+"""The scenes' parameter specs: the one description of ``set_params`` that the page checks links and inputs with.
+
+``set_params`` must accept exactly what the specs of ``layout()["param_specs"]`` describe; ``state()`` says which
+targets stay put (what a link stores).
+"""
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ikcore import IKError
+from ikcore.rigs import SCENES, make_scene
+from ikcore.rigs.scene import check_param
+
+SCENE = {name: make_scene(name) for name in SCENES}
+SPECS = {name: scene.layout()["param_specs"] for name, scene in SCENE.items()}
+NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6),
+                    st.sampled_from([0.0, 0.5, 0.5000001, 1e-300, -0.0, 3.0, 60.0, 100.0, 6000, 10000]))
+ANYTHING = st.one_of(NUMBERS, st.booleans(), st.text(max_size=12), st.none(), st.lists(st.integers(), max_size=2))
+
+
+def allowed(spec, value):
+    """Whether ``value`` fits ``spec``, written out independently of :func:`check_param`."""
+    kind = spec["kind"]
+    if kind == "choice":
+        return isinstance(value, str) and value in spec["choices"]
+    if kind == "bool":
+        return isinstance(value, bool)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if kind == "int" and not float(value).is_integer():
+        return False
+    if not math.isfinite(value):
+        return False
+    if spec.get("open_min") and value == spec["min"]:
+        return False
+    return spec["min"] <= value <= spec["max"]
+
+
+def test_every_parameter_has_a_json_spec():
+    for name, specs in SPECS.items():
+        scene = make_scene(name)
+        assert set(specs) == set(scene.params), name
+        assert json.loads(json.dumps(specs)) == specs
+        assert specs["method"] == {"kind": "choice", "choices": list(scene.methods)}
+        for key, spec in specs.items():
+            assert spec["kind"] in ("choice", "bool", "int", "float"), (name, key)
+            if spec["kind"] in ("int", "float"):
+                assert math.isfinite(spec["min"]) and math.isfinite(spec["max"]) and spec["min"] < spec["max"]
+            # Every default fits its own spec (damping's None means "the method's own default").
+            if scene.params[key] is not None:
+                assert allowed(spec, scene.params[key]), (name, key, scene.params[key])
+    assert SPECS["spider"]["speed"] == {"kind": "float", "min": 0.0, "max": 3.0}
+    assert SPECS["race"]["rate"] == {"kind": "int", "min": 1, "max": 6000}
+    assert SPECS["arm"]["tolerance"]["open_min"] is True
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(list(SCENES)), data=st.data())
+def test_set_params_accepts_exactly_what_the_specs_allow(name, data):
+    specs = SPECS[name]
+    key = data.draw(st.sampled_from(sorted(specs)))
+    spec = specs[key]
+    value = data.draw(ANYTHING if spec["kind"] != "choice" else st.one_of(st.sampled_from(spec["choices"]), ANYTHING))
+    scene = SCENE[name]
+    before = dict(scene.params)
+    try:
+        check(scene, spec, key, value, before)
+    finally:
+        scene.params = before
+
+
+def check(scene, spec, key, value, before):
+    if value is None:
+        scene.set_params(**{key: value})  # None leaves a parameter as it is
+        assert scene.params == before
+        return
+    if allowed(spec, value):
+        scene.set_params(**{key: value})
+        assert scene.params[key] == value
+        assert check_param(spec, value, key) == value
+    else:
+        with pytest.raises(IKError, match=key):
+            scene.set_params(**{key: value})
+        with pytest.raises(IKError, match=key):
+            check_param(spec, value, key)
+        assert scene.params == before
+
+
+def test_damping_has_an_upper_bound():
+    scene = make_scene("arm")
+    scene.set_params(damping=100.0)
+    with pytest.raises(IKError, match=r"damping must be in \(0.0, 100.0\]"):
+        scene.set_params(damping=100.5)
+
+
+def test_held_targets():
+    arm = make_scene("arm")
+    held = {name: t["held"] for name, t in arm.state()["targets"].items()}
+    assert held == {"target": False, "pole": False}
+    arm.set_target("pole", (0.4, 0.3, 0.3))
+    assert arm.state()["targets"]["pole"] == {"position": [0.4, 0.3, 0.3], "orientation": None,
+                                               "pinned": True, "held": True}
+    arm.set_params(animate=False)
+    assert arm.state()["targets"]["target"]["held"] is True
+    spider = make_scene("spider")
+    assert spider.state()["targets"]["destination"]["held"] is False
+    spider.set_params(wander=False)
+    assert spider.state()["targets"]["destination"]["held"] is True
+    spider.set_params(wander=True)
+    spider.set_target("destination", (1.0, 0.0, 2.0))
+    assert spider.state()["targets"]["destination"]["held"] is True
