@@ -23,7 +23,6 @@ answers with counts that only grow when something leaks (see :func:`health`).
 
 import gc
 import json
-import sys
 
 import js
 from pyodide.ffi import create_proxy
@@ -106,8 +105,8 @@ def health():
     """Counts that grow only when something leaks, after a garbage collection.
 
     ``wasm_bytes``: the WebAssembly memory of the runtime (it never shrinks: a
-    high-water mark of Python's heap); ``python_blocks`` and ``python_objects``:
-    ``sys.getallocatedblocks()`` and the objects the collector tracks;
+    high-water mark of Python's heap); ``python_objects``: the objects the
+    collector tracks (``sys.getallocatedblocks()`` says 0 in Pyodide);
     ``js_refs``: JavaScript values held from Python (Pyodide's hiwire table);
     ``pyproxies``: PyProxies handed to JavaScript and not destroyed since the
     first ``health`` call (Pyodide's allocation tracing, switched on then).
@@ -119,8 +118,8 @@ def health():
         module.enable_pyproxy_allocation_tracing()
         health.tracing = True
     gc.collect()
-    return {"wasm_bytes": module.HEAPU8.length, "python_blocks": sys.getallocatedblocks(),
-            "python_objects": len(gc.get_objects()), "js_refs": module._hiwire_num_refs(),
+    return {"wasm_bytes": module.HEAPU8.length, "python_objects": len(gc.get_objects()),
+            "js_refs": module._hiwire_num_refs(),
             "pyproxies": module.pyproxy_alloc_map.size}
 
 
