@@ -197,6 +197,12 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     assert not messages(demo, id=50) and not messages(demo, id=51)
     assert all(g["origin"] == demo_origin and g["fromDemo"] for g in demo.page.evaluate("got"))
 
+    # The parent gives the frame a new link (a fragment navigation): it applies, and is posted as a change.
+    demo.page.evaluate(f"{FRAME}.src = '{site_server}#method=fabrik&embed=1&origin={parent_origin}'")
+    demo.wait_until("got.some(g => g.data.event === 'change' && g.data.state.method === 'fabrik')", 30_000,
+                    "a change event after a new hash")
+    assert frame.evaluate("ikDemo.state().scene") == "tentacles", "the frame reloaded instead"
+
     # The panel opens with the Controls button; its "download pose" saves what ikcore reads back.
     frame.evaluate("document.getElementById('embed-controls').click()")
     assert frame.is_visible("#gui .lil-gui")
@@ -206,7 +212,7 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     path = download.value.path()
     assert download.value.suggested_filename.startswith("ikcore-pose-tentacles-")
     pose = ikcore.load_pose(path.read_text())
-    assert pose.scene == "tentacles" and pose.method == "ccd"
+    assert pose.scene == "tentacles" and pose.method == "fabrik"
     assert len(pose.chains) == len(state["chains"]) and all(c.chain.size > 1 for c in pose.chains)
     for chain in pose.chains:
         assert all(math.isfinite(v) for p in chain.world_positions for v in p)
