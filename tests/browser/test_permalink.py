@@ -199,7 +199,9 @@ def malformed_cases(rng):
     cases = []
     payloads = ["<script>window.__pwned=1</script>", "javascript:window.__pwned=1", "\"><img src=x onerror=window.__pwned=1>",
                 "';window.__pwned=1;//", "${window.__pwned=1}", "<svg onload=window.__pwned=1>", "data:text/html,<b>x</b>",
-                "javascript:alert(1)", "<iframe src=javascript:alert(1)>", "%3Cscript%3Ealert(1)%3C/script%3E"]
+                "javascript:alert(1)", "<iframe src=javascript:alert(1)>", "%3Cscript%3Ealert(1)%3C/script%3E",
+                # Short enough to be shown whole in a notice: markup there would become elements.
+                "<svg onload=alert(1)>", "<b>bold</b>", "<img src=x>"]
     for p in payloads:
         q = quote(p, safe="")
         cases += [(f"v=1&method={q}", None), (f"v=1&scene={q}", None), (f"{q}=1&method=ccd", {"method": "ccd"}),
@@ -252,7 +254,8 @@ RUN_CASES = """async (cases) => {
     location.hash = fragment;
     const ok = await Promise.race([changed, new Promise((resolve) => setTimeout(() => resolve(false), 5000))]);
     const state = ikDemo.state();
-    out.push({ changed: ok, notice: notice.hidden ? '' : notice.textContent, error: state.error,
+    out.push({ changed: ok, notice: notice.hidden ? '' : notice.textContent, elements: notice.childElementCount,
+               error: state.error,
                frame: state.frame, params: state.params });
   }
   return out;
@@ -280,6 +283,7 @@ def test_malformed_links_leave_the_page_live(demo, site_server):
         assert got["changed"], f"{what}: no hashchange"
         assert got["notice"].startswith("Link: ignored "), f"{what}: notice {got['notice'][:200]!r}"
         assert len(got["notice"]) < 400, f"{what}: notice too long ({len(got['notice'])})"
+        assert got["elements"] == 0, f"{what}: the notice holds elements: markup from the link was parsed"
         assert got["error"] is None, f"{what}: {got['error']}"
         for key, value in (expect or {}).items():
             assert got["params"][key] == value, f"{what}: {key} = {got['params'][key]!r}"
