@@ -76,6 +76,10 @@ from ..solve import METHODS, solver_module
 
 #: Longest step (seconds) a frame may take.
 MAX_DT = 0.1
+#: Farthest a placed target may lie from the origin on any axis. The solvers refuse targets beyond
+#: 1e150 from a chain's root, but only when the frame solves: a placed target is checked at once, so
+#: the refusal reaches whoever placed it (a drag, a link) instead of stopping the animation.
+MAX_COORDINATE = 1e12
 #: Status codes of the ``chains`` section; ``running`` is a race lane still iterating.
 STATUS_CODES = STATUSES + ("running",)
 _CODE = {status: float(i) for i, status in enumerate(STATUS_CODES)}
@@ -213,6 +217,9 @@ class Scene:
         """Place target ``name`` (pins it: its script stops until :meth:`release`)."""
         target = self._draggable(name)
         position = check_point(position, f"target {name!r} position")
+        if max(abs(c) for c in position) > MAX_COORDINATE:
+            raise IKError(f"target {name!r} position {position!r} lies farther than {MAX_COORDINATE:g} "
+                          "from the origin")
         if orientation is not None:
             if target.orientation is None:
                 raise IKError(f"target {name!r} takes no orientation")
