@@ -11,7 +11,7 @@ One iteration moves points, never angles:
 
 Bone lengths hold exactly after every pass. A target beyond reach gives the
 chain stretched straight at it in one step (one nearer than the chain can
-fold gives its nearest fold, :func:`~._pose.reach_out`). A planar chain (hinges without
+fold gives its nearest fold, :func:`~._surgery.reach_out`). A planar chain (hinges without
 range limits about one axis, rest bones across it) is solved the same way in
 its plane, aiming at the target's projection on it.
 
@@ -34,6 +34,14 @@ only limits are twist-free cones about a straight rest line (a tentacle) is
 solved in point space, its offsets spread along it before each pass
 (:mod:`~._fabrik_cones`).
 
+**Where FABRIK is weak.** Hinges whose axes differ from joint to joint: the
+backward pass limits each bone in its parent's frame of the previous forward
+pass, which is stale when the parent turns about another axis. On six hinges
+about random axes across the bones, FABRIK converges on 64% of reachable
+targets where CCD converges on 92% and DLS on 98% (``tests/core/test_fabrik.py``
+holds that figure); prefer those methods for such chains. Hinges about one or
+two axes (legs, planar arms) and cone chains converge on 96% or more.
+
 **Option** ``max_restarts`` (default ``None``: no cap) bounds those restarts.
 A restart lands anywhere near the best pose, so a chain tracking a moving
 target frame to frame would jump; with ``max_restarts=0`` a solve that stops
@@ -45,7 +53,7 @@ line; the chain is first bent slightly off it.
 
 **Pole.** A world point hinting the bend side: after solving, the interior
 points turn together about the root-effector line toward it, then each about
-its neighbours' line (:func:`~._pose.swivel`); neither moves the effector or
+its neighbours' line (:func:`~._surgery.swivel`); neither moves the effector or
 changes a bone length. A planar chain only flips within its plane. A limited
 chain starts turned toward the pole, and the final turn is kept only where the
 limits let the effector stay as near.

@@ -89,6 +89,21 @@ def test_convergence_rate_on_reachable_targets(make, rate):
     assert converged / 200 >= rate
 
 
+def test_hinges_about_random_axes_are_a_known_weakness():
+    # The figure the module docstring states (64%, where CCD reaches 92% and DLS 98%): a fall
+    # below it is a regression; a rise is welcome and the docstring should then be updated.
+    from .test_ccd import random_hinge_chain
+
+    rng = random.Random(7)
+    converged = 0
+    for _ in range(200):
+        chain = random_hinge_chain(rng)
+        sol = ikcore.solve(chain, allowed_target(chain, rng), "fabrik")
+        check_pose(chain, sol)
+        converged += sol.converged
+    assert converged / 200 >= 0.6
+
+
 @pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80)])
 def test_a_pole_does_not_cost_convergence(make, rate):
     rng = random.Random(8)
