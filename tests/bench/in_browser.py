@@ -13,52 +13,21 @@ Chromium rounds ``performance.now()`` to 0.1 ms on a page that is not cross-orig
 with random jitter; over hundreds of frames the median is still good to about 0.05 ms.
 """
 
-import ctypes
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import time
+
+from tests.browser.conftest import CHROMIUM, FLAGS, Server
 
 from .report import table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CHROMIUM = os.environ.get("IKCORE_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--enable-unsafe-swiftshader"]
 SCENES = ("arm", "tentacles", "spider", "race")
 #: The speed targets: median Python ms per frame.
 TARGETS = {"arm": 1.0, "tentacles": 2.0, "spider": 1.0, "race": 4.0}
 BUDGET_MS = 4.0
 WARMUP = 60
-
-
-def _die_with_parent():
-    """In the child: end when the benchmark ends, even if it is killed."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-class _Server:
-    """``build/serve`` on a free port, in a subprocess."""
-
-    def __init__(self, folder):
-        cmd = [sys.executable, os.path.join(ROOT, "build", "serve"), "--dir", folder, "--port", "0", "--quiet"]
-        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        preexec_fn=_die_with_parent if sys.platform == "linux" else None)
-        line = self.process.stdout.readline()
-        if " at " not in line:
-            self.process.kill()
-            raise RuntimeError(f"build/serve did not start: {line}{self.process.stderr.read()}")
-        self.url = line.split(" at ", 1)[1].strip()
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def _percentile(values, p):
@@ -130,7 +99,7 @@ def section(cfg):
     from playwright.sync_api import sync_playwright
 
     notes = []
-    server = _Server(site)
+    server = Server(site)
     try:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
