@@ -1,11 +1,14 @@
 """A serial chain of bones: rest points, joint limits, forward kinematics."""
 
 import math
-from math import sqrt
+from math import atan2, cos, fmod, pi, sin, sqrt
 
-from .checks import check_points, check_rotations
-from .constraints import Constraint
+from .checks import check_points, check_quaternion, check_rotations
+from .constraints import BallSocket, Constraint, Hinge
 from .errors import IKError
+
+
+_TWO_PI = 2.0 * math.pi
 
 
 class Chain:
@@ -45,7 +48,7 @@ class Chain:
     """
 
     __slots__ = ("points", "offsets", "directions", "lengths", "reach", "joints", "size", "limited",
-                 "min_reach")
+                 "min_reach", "_cones", "_hinges")
 
     def __init__(self, points, joints=None):
         pts = check_points(points, "Chain points")
@@ -86,6 +89,11 @@ class Chain:
         self.limited = any(c is not None for c in joints)
         # The closest a free chain's tip can come to its root: a long bone the others cannot fold back over.
         self.min_reach = max(0.0, 2.0 * max(lengths) - reach)
+        # Per joint, the hot paths' view of its limits: (constraint, cosine bound of BallSocket.clamp's
+        # no-op test for a twist-free cone, else None), tested inline before any call to _clamp_joint.
+        self._cones = tuple((c, c._inside if isinstance(c, BallSocket) and c.twist.full else None)
+                            for c in self.joints)
+        self._hinges = tuple(_hinge_row(c) for c in self.joints)
 
     def __len__(self):
         return self.size
@@ -154,6 +162,98 @@ class Chain:
             out.append((px, py, pz))
         return units, out, (rw, rx, ry, rz)
 
+    def _judge(self, qs):
+        """``_settle(clamp([normalize(q) for q in qs]))`` in one pass (internal, hot).
+
+        Bitwise the same as that composition: the same arithmetic in the same
+        order, inlined for free joints and for twist-free cones the rotation
+        already keeps within (the common cases), the constraint's own
+        :meth:`clamp` otherwise.
+        """
+        px, py, pz = self.points[0]
+        out = [(px, py, pz)]
+        units = []
+        rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
+        for (qw, qx, qy, qz), (vx, vy, vz), (c, inside), hinge, d in zip(qs, self.offsets, self._cones,
+                                                                        self._hinges, self.directions):
+            # rotation.normalize
+            n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+            if n < 1e-300:
+                qw, qx, qy, qz = 1.0, 0.0, 0.0, 0.0
+            else:
+                qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
+            if c is not None:
+                if inside is not None:
+                    # BallSocket.clamp's test: the bone turned by q stays within the cone.
+                    bx, by, bz = d
+                    tx = 2.0 * (qy * bz - qz * by)
+                    ty = 2.0 * (qz * bx - qx * bz)
+                    tz = 2.0 * (qx * by - qy * bx)
+                    if not (bx * (bx + qw * tx + (qy * tz - qz * ty)) + by * (by + qw * ty + (qz * tx - qx * tz))
+                            + bz * (bz + qw * tz + (qx * ty - qy * tx))) >= inside:
+                        qw, qx, qy, qz = c.clamp((qw, qx, qy, qz), d)
+                elif hinge is not None:
+                    qw, qx, qy, qz = _clamp_hinge(hinge, qw, qx, qy, qz)
+                else:
+                    qw, qx, qy, qz = c.clamp((qw, qx, qy, qz), d)
+            # _settle
+            n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+            qw /= n
+            qx /= n
+            qy /= n
+            qz /= n
+            units.append((qw, qx, qy, qz))
+            rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
+                              rw * qx + rx * qw + ry * qz - rz * qy,
+                              rw * qy - rx * qz + ry * qw + rz * qx,
+                              rw * qz + rx * qy - ry * qx + rz * qw)
+            tx = 2.0 * (ry * vz - rz * vy)
+            ty = 2.0 * (rz * vx - rx * vz)
+            tz = 2.0 * (rx * vy - ry * vx)
+            px += vx + rw * tx + (ry * tz - rz * ty)
+            py += vy + rw * ty + (rz * tx - rx * tz)
+            pz += vz + rw * tz + (rx * ty - ry * tx)
+            out.append((px, py, pz))
+        return units, out, (rw, rx, ry, rz)
+
+    def _start(self, qs):
+        """``clamp(check_rotations(qs, size))`` (internal, hot): bitwise the same, with
+        plain finite float quaternions checked and normalised inline."""
+        if type(qs) is not list and type(qs) is not tuple or len(qs) != self.size:
+            return self.clamp(check_rotations(qs, self.size, "start"))
+        out = []
+        append = out.append
+        for i, (q, (c, inside), hinge, d) in enumerate(zip(qs, self._cones, self._hinges, self.directions)):
+            if type(q) is tuple and len(q) == 4:
+                qw, qx, qy, qz = q
+                if type(qw) is float and type(qx) is float and type(qy) is float and type(qz) is float:
+                    # checks.check_quaternion: a finite norm means finite components.
+                    n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+                    if n > 1e-12 and n - n == 0.0:
+                        q = (qw / n, qx / n, qy / n, qz / n)
+                    else:
+                        q = check_quaternion(q, f"start[{i}]")
+                else:
+                    q = check_quaternion(q, f"start[{i}]")
+            else:
+                q = check_quaternion(q, f"start[{i}]")
+            if c is not None:
+                if inside is not None:
+                    qw, qx, qy, qz = q
+                    bx, by, bz = d
+                    tx = 2.0 * (qy * bz - qz * by)
+                    ty = 2.0 * (qz * bx - qx * bz)
+                    tz = 2.0 * (qx * by - qy * bx)
+                    if not (bx * (bx + qw * tx + (qy * tz - qz * ty)) + by * (by + qw * ty + (qz * tx - qx * tz))
+                            + bz * (bz + qw * tz + (qx * ty - qy * tx))) >= inside:
+                        q = c.clamp(q, d)
+                elif hinge is not None:
+                    q = _clamp_hinge(hinge, *q)
+                else:
+                    q = c.clamp(q, d)
+            append(q)
+        return out
+
     def world_rotations(self, rotations):
         """World rotations ``R_i = q_0 ... q_i`` of each joint (unchecked)."""
         out = []
@@ -168,10 +268,41 @@ class Chain:
 
     def clamp(self, rotations):
         """``rotations`` with each joint's limits applied (unchecked input)."""
-        return [q if c is None else c.clamp(q, d)
-                for q, c, d in zip(rotations, self.joints, self.directions)]
+        return [q if c is None else c.clamp(q, d) if h is None else _clamp_hinge(h, *q)
+                for q, c, h, d in zip(rotations, self.joints, self._hinges, self.directions)]
 
     def violations(self, rotations):
         """Per joint, how far (radians) each rotation lies outside its limits."""
         return [0.0 if c is None else c.violation(q, d)
                 for q, c, d in zip(rotations, self.joints, self.directions)]
+
+
+def _hinge_row(c):
+    """A :class:`Hinge`'s limits as plain floats for :func:`_clamp_hinge` (None for other joints)."""
+    if not isinstance(c, Hinge):
+        return None
+    ax, ay, az = c.axis
+    r = c.range
+    return (ax, ay, az, math.sqrt(ax * ax + ay * ay + az * az), r.lo, r.hi, r.full)
+
+
+def _clamp_hinge(row, qw, qx, qy, qz):
+    """:meth:`Hinge.clamp` on plain floats, bitwise the same: the twist angle about the axis
+    (:func:`~ikcore.rotation.twist_angle`), clamped into the range, as a rotation about the axis
+    (:func:`~ikcore.rotation.from_axis_angle`)."""
+    ax, ay, az, n, lo, hi, full = row
+    a = fmod(2.0 * atan2(qx * ax + qy * ay + qz * az, qw), _TWO_PI)
+    if a > pi:
+        a -= _TWO_PI
+    elif a <= -pi:
+        a += _TWO_PI
+    if not full:
+        t = lo + fmod(a - lo, _TWO_PI)
+        if t < lo:
+            t += _TWO_PI
+        if t <= hi:
+            a = t
+        else:
+            a = hi if t - hi <= lo + _TWO_PI - t else lo
+    s = sin(0.5 * a) / n
+    return (cos(0.5 * a), ax * s, ay * s, az * s)

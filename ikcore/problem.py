@@ -69,15 +69,21 @@ class Outcome:
     stalled : bool
         True when the solver stopped because progress stopped (not because it
         converged or ran out of iterations).
+    settled : tuple or None
+        Optional, for a chain without limits: ``chain._settle(rotations)``
+        (unit rotations, points, last world rotation) when the solver computed
+        it along with the rotations, by the very same arithmetic; the verdict
+        then takes it instead of running forward kinematics again.
     """
 
-    __slots__ = ("rotations", "iterations", "errors", "stalled")
+    __slots__ = ("rotations", "iterations", "errors", "stalled", "settled")
 
-    def __init__(self, rotations, iterations, errors, stalled=False):
+    def __init__(self, rotations, iterations, errors, stalled=False, settled=None):
         self.rotations = rotations
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
+        self.settled = settled
 
 
 def read_options(method, given, spec):

@@ -31,8 +31,8 @@ from . import rotation as rot
 from .chain import Chain
 from .checks import check_point, check_quaternion, check_rotations
 from .errors import IKError
-from .solution import Solution
 from .solve import solve as _solve
+from .solve import solve_from_judged as _solve_from_judged
 
 
 class Node:
@@ -346,6 +346,9 @@ class BoundChain:
         self._free = Chain(chain.points) if chain.limited else chain
         self.chain = chain
         self.solution = None
+        # (chain, rotations) of the last solve's verdict, written into the nodes: a warm start
+        # from them needs no checks (see solve()).
+        self._judged = None
         for node in nodes:
             node.chain = self
 
@@ -436,10 +439,18 @@ class BoundChain:
                 pole = rot.rotate(inv, (pole[0] - px, pole[1] - py, pole[2] - pz))
             if orientation is not None:
                 orientation = rot.multiply(inv, orientation)
-        sol = _solve(self.chain, target, method, start=self.rotations if start is None else start,
-                     orientation=orientation, pole=pole, **options)
-        sol = Solution(self._pose(sol.rotations), sol.rotations, sol.status, sol.iterations, sol.error,
-                       sol.orientation_error, sol.errors, sol.method)
+        chain = self.chain
+        last = self._judged
+        if start is None and last is not None and last[0] is chain and all(
+                n.rotation is q for n, q in zip(self.nodes, last[1])):
+            # A warm start straight from the last verdict on this chain: unit and within the limits.
+            sol = _solve_from_judged(chain, target, method, last[1], orientation=orientation, pole=pole, **options)
+        else:
+            sol = _solve(chain, target, method, start=self.rotations if start is None else start,
+                         orientation=orientation, pole=pole, **options)
+        # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
+        sol.positions = self._pose(sol.rotations)
+        self._judged = (chain, tuple(sol.rotations))
         self.solution = sol
         return sol
 

@@ -5,8 +5,7 @@ import math
 
 from . import rotation as rot
 from .chain import Chain
-from .checks import (check_choice, check_int_range, check_point, check_positive, check_quaternion,
-                     check_rotations)
+from .checks import check_choice, check_int_range, check_point, check_positive, check_quaternion
 from .errors import IKError
 from .problem import Problem, read_options
 from .solution import CONVERGED, MAX_ITERATIONS, STALLED, UNREACHABLE, Solution
@@ -30,19 +29,30 @@ def solver_module(method):
 
 
 def make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
-                 orientation_tolerance, pole, method_options):
-    """Validate a solve request into a :class:`~ikcore.problem.Problem`."""
+                 orientation_tolerance, pole, method_options, judged=False):
+    """Validate a solve request into a :class:`~ikcore.problem.Problem`.
+
+    With ``judged``, ``start`` is the ``rotations`` of a :class:`Solution` that
+    :func:`judge` returned for this very chain, unchanged since (the caller
+    vouches for it, as :class:`ikcore.skeleton.BoundChain` does for a warm
+    start): they are unit and within the limits already, so they are taken as
+    they are instead of being checked and clamped again (which would move them
+    by rounding only).
+    """
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
     module = solver_module(method)
     target = check_point(target, "target")
     _check_range(chain, target, "target")
-    if start is None:
+    if judged:
+        start = list(start)
+    elif start is None:
         start = [rot.IDENTITY] * chain.size
+        if chain.limited:
+            start = chain.clamp(start)
     else:
-        start = check_rotations(start, chain.size, "start")
-    if chain.limited:
-        start = chain.clamp(start)
+        # check_rotations, then the limits (one pass).
+        start = chain._start(start)
     tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
     if max_iterations is None:
         max_iterations = module.MAX_ITERATIONS
@@ -118,20 +128,38 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
     problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
                            orientation_tolerance, pole, method_options)
     outcome = _modules[method].run(problem)
-    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled)
+    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
+                 outcome.settled)
 
 
-def judge(problem, method, rotations, iterations, errors, stalled):
+def solve_from_judged(chain, target, method, start, *, tolerance=None, max_iterations=None, orientation=None,
+                      orientation_tolerance=None, pole=None, **method_options):
+    """:func:`solve` warm-started from ``start``, the rotations of a Solution :func:`solve` returned
+    for ``chain`` and unchanged since (internal: see ``judged`` in :func:`make_problem`)."""
+    problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
+                           orientation_tolerance, pole, method_options, judged=True)
+    outcome = _modules[method].run(problem)
+    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
+                 outcome.settled)
+
+
+def judge(problem, method, rotations, iterations, errors, stalled, settled=None):
     """Turn a solver's raw result into an honest :class:`Solution`.
 
     The rotations are normalised and clamped to the limits once more (a no-op
     for a well-behaved solver, a guarantee for every caller), the positions are
     recomputed from them, and the status follows from the returned pose alone.
+    ``settled`` (see :class:`~ikcore.problem.Outcome`) is that recomputation
+    for a chain without limits, already done by the solver.
     """
     chain = problem.chain
+    # Normalised, clamped (limited chains) and run through forward kinematics in one pass.
     if chain.limited:
-        rotations = chain.clamp([rot.normalize(q) for q in rotations])
-    rotations, positions, last = chain._settle(rotations)
+        rotations, positions, last = chain._judge(rotations)
+    elif settled is not None:
+        rotations, positions, last = settled
+    else:
+        rotations, positions, last = chain._settle(rotations)
     # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
     error = math.dist(positions[-1], problem.target)
     errors = list(errors) if errors else [error]

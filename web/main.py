@@ -16,8 +16,12 @@ shared array, which JavaScript fetches once with ``buffer()``.
 Fault injection (for the page's tests): the command ``fail_next_frame`` makes
 the next ``step`` raise a ``RuntimeError`` with the given message, so the page's
 handling of a Python error in a frame can be checked on the real site.
+
+Leak checks (for the soak tests): the command ``health`` collects garbage and
+answers with counts that only grow when something leaks (see :func:`health`).
 """
 
+import gc
 import json
 
 import js
@@ -33,9 +37,11 @@ class Bridge:
         self.js_terrain = None
         self.load(name)
 
-    def load(self, name):
-        """Make scene ``name`` current, with its own buffer and shared array."""
-        scene = self.rigs.make_scene(name)
+    def load(self, name, options=None):
+        """Make scene ``name`` current (built with ``options``), with its own buffer and shared array."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError("scene options must be a JSON object")
+        scene = self.rigs.make_scene(name, **(options or {}))
         self.scene = scene
         self.buf = scene.allocate()
         self.js_buf = js.Float64Array.new(len(self.buf))
@@ -67,7 +73,7 @@ class Bridge:
         if not isinstance(args, dict):
             raise ValueError("command arguments must be a JSON object")
         if name == "set_scene":
-            self.load(args["name"])
+            self.load(args["name"], args.get("options"))
             return json.dumps(self.info())
         if name == "terrain":
             grid = self.scene.terrain_grid()
@@ -88,11 +94,35 @@ class Bridge:
             self.scene.release(args.get("name"))
         elif name == "set":
             self.scene.set_params(**args)
+        elif name == "health":
+            return json.dumps(health())
         elif name == "fail_next_frame":
             self.fault = str(args.get("message", "fault injected by ikDemo.injectFault"))
         elif name != "state":
             raise ValueError(f"unknown command {name!r}")
         return json.dumps(self.scene.state())
+
+
+def health():
+    """Counts that grow only when something leaks, after a garbage collection.
+
+    ``wasm_bytes``: the WebAssembly memory of the runtime (it never shrinks: a
+    high-water mark of Python's heap); ``python_objects``: the objects the
+    collector tracks (``sys.getallocatedblocks()`` says 0 in Pyodide);
+    ``js_refs``: JavaScript values held from Python (Pyodide's hiwire table);
+    ``pyproxies``: PyProxies handed to JavaScript and not destroyed since the
+    first ``health`` call (Pyodide's allocation tracing, switched on then).
+    """
+    import pyodide_js
+
+    module = pyodide_js._module
+    if not getattr(health, "tracing", False):
+        module.enable_pyproxy_allocation_tracing()
+        health.tracing = True
+    gc.collect()
+    return {"wasm_bytes": module.HEAPU8.length, "python_objects": len(gc.get_objects()),
+            "js_refs": module._hiwire_num_refs(),
+            "pyproxies": module.pyproxy_alloc_map.size}
 
 
 def main():

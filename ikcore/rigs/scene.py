@@ -76,6 +76,10 @@ from ..solve import METHODS, solver_module
 
 #: Longest step (seconds) a frame may take.
 MAX_DT = 0.1
+#: Farthest a placed target may lie from the origin on any axis. The solvers refuse targets beyond
+#: 1e150 from a chain's root, but only when the frame solves: a placed target is checked at once, so
+#: the refusal reaches whoever placed it (a drag, a link) instead of stopping the animation.
+MAX_COORDINATE = 1e12
 #: Status codes of the ``chains`` section; ``running`` is a race lane still iterating.
 STATUS_CODES = STATUSES + ("running",)
 _CODE = {status: float(i) for i, status in enumerate(STATUS_CODES)}
@@ -181,6 +185,8 @@ class Scene:
     default_constraints = True
     #: Scene-specific parameters: ``{name: spec}`` (see :func:`check_param`), values live in ``self.params``.
     extra_params = {}
+    #: Construction options :func:`make_scene` takes: ``{name: check}`` (keyword arguments of the class).
+    options = {}
 
     def __init__(self):
         self.time = 0.0
@@ -211,6 +217,9 @@ class Scene:
         """Place target ``name`` (pins it: its script stops until :meth:`release`)."""
         target = self._draggable(name)
         position = check_point(position, f"target {name!r} position")
+        if max(abs(c) for c in position) > MAX_COORDINATE:
+            raise IKError(f"target {name!r} position {position!r} lies farther than {MAX_COORDINATE:g} "
+                          "from the origin")
         if orientation is not None:
             if target.orientation is None:
                 raise IKError(f"target {name!r} takes no orientation")
@@ -478,8 +487,12 @@ def finite_list(values):
 
 
 def _factory(module, cls):
-    def make():
-        return getattr(importlib.import_module(f"{__package__}.{module}"), cls)()
+    def scene_class():
+        return getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+
+    def make(**options):
+        return scene_class()(**options)
+    make.scene_class = scene_class
     make.__name__ = f"make_{module}"
     make.__doc__ = f"A new :class:`ikcore.rigs.{module}.{cls}`."
     return make
@@ -490,6 +503,21 @@ SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", 
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene")}
 
 
-def make_scene(name):
-    """A new scene by name (one of :data:`SCENES`)."""
-    return SCENES[check_choice(name, "scene", tuple(SCENES))]()
+def make_scene(name, **options):
+    """A new scene by name (one of :data:`SCENES`), with its construction ``options``.
+
+    ``options`` are the keyword arguments the scene's class lists in its
+    ``options`` (``{name: check}``), e.g. ``make_scene("tentacles", count=12)``;
+    each is validated, and an option the scene does not take is refused.
+    """
+    make = SCENES[check_choice(name, "scene", tuple(SCENES))]
+    if not options:
+        return make()
+    takes = make.scene_class().options
+    checked = {}
+    for key, value in options.items():
+        if key not in takes:
+            names = ", ".join(takes) or "none"
+            raise IKError(f"scene {name!r} takes no option {key!r} (it takes: {names})")
+        checked[key] = takes[key](value, key)
+    return make(**checked)

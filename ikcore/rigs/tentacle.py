@@ -37,12 +37,15 @@ FABRIK is the default method, solved frame to frame from the previous pose:
 import math
 
 from .. import rotation as rot
+from ..checks import check_int_range
 from ..constraints import BallSocket
 from ..skeleton import Skeleton
 from .paths import Lissajous
 from .scene import Limb, Scene, Target
 
 RING = 0.45
+#: The most tentacles a scene takes.
+MAX_COUNT = 512
 #: Seconds a target takes to move from its tentacle's tip onto its path.
 RISE = 3.0
 # The start pose: the first bone leans outward, every other joint bends outward (degrees).
@@ -69,6 +72,8 @@ class TentacleScene(Scene):
     default_method = "fabrik"
     default_max_iterations = 10
     default_constraints = True
+    #: ``make_scene("tentacles", count=k)``: a crowd of ``k`` tentacles (the benchmark's crowd size).
+    options = {"count": lambda value, name: check_int_range(value, name, 1, MAX_COUNT)}
 
     def __init__(self, count=4, bones=20, cone=25.0, base=120.0):
         super().__init__()

@@ -11,7 +11,9 @@ Sections: ``cpython`` (cold solves per method and N, against the plain-lists
 floor and ikpy), ``tracking`` (warm-started per-frame solves), ``batch``
 (``solve_batch`` against a loop and a reference numpy FABRIK), ``pyodide`` (the
 same cold solves in Pyodide under Node, against CPython; needs
-``node_modules/pyodide`` and the wheel in ``dist/``). The report is printed and
+``node_modules/pyodide`` and the wheel in ``dist/``), ``browser`` (each scene's
+Python ms per frame on the real site in headless Chromium, and the largest
+tentacle crowd within 4 ms a frame; needs ``dist/site`` and Chromium). The report is printed and
 written to ``--out`` (default ``dist/bench/benchmarks.md``).
 """
 
@@ -24,7 +26,7 @@ import numpy as np
 
 import ikcore
 
-from . import batched, in_node, peers, report, solves, tracking
+from . import batched, in_browser, in_node, peers, report, solves, tracking
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -58,6 +60,7 @@ SECTIONS = {
     "tracking": tracking.section,
     "batch": batched.section,
     "pyodide": in_node.section,
+    "browser": in_browser.section,
 }
 
 
@@ -85,7 +88,7 @@ def headline(results):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--section", default="cpython,tracking,batch,pyodide",
+    parser.add_argument("--section", default="cpython,tracking,batch,pyodide,browser",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")

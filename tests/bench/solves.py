@@ -5,8 +5,9 @@ at ``1e-3 L`` (and ``1e-6 L`` where that is cheap), nanoseconds per joint-iterat
 the ratio to the plain-lists FABRIK floor on the same targets, and how many times
 faster than ikpy (on ikpy's subset of the targets). A second table splits ikcore's
 FABRIK against the floor: the whole ``ikcore.solve`` call, the solver alone
-(``fabrik.run`` on a prepared problem: no validation, no final verdict) and its
-passes alone (``fabrik.run`` with the positions-to-rotations step skipped).
+(``fabrik.run`` on a prepared problem: no validation, no final verdict; for a free chain it
+includes the forward kinematics it hands the verdict) and its passes alone (``fabrik.run`` with
+the positions-to-rotations step skipped).
 """
 
 import importlib
@@ -46,20 +47,23 @@ def _run_fn(chain, targets, passes_only):
     """``fabrik.run`` on prepared problems; with ``passes_only`` its rotations step is skipped."""
     made = [_solve_module.make_problem(chain, t, "fabrik", None, None, None, None, None, None, {})
             for t in targets]
-    keep = fabrik._rotations
+    keep, keep_settled = fabrik._rotations, fabrik._settled
 
     def skip(chain, ref, xs, ys, zs):
         # Rest rotations, at the cost of one list: a restart (N = 100 only) then
         # starts from rest rather than near the best pose.
         return [ikcore.rotation.IDENTITY] * chain.size
 
+    def skip_settled(chain, ref, xs, ys, zs):
+        return skip(chain, ref, xs, ys, zs), None
+
     def fn(j):
         if passes_only:
-            fabrik._rotations = skip
+            fabrik._rotations, fabrik._settled = skip, skip_settled
         try:
             o = fabrik.run(made[j])
         finally:
-            fabrik._rotations = keep
+            fabrik._rotations, fabrik._settled = keep, keep_settled
         return o.iterations, o.errors[-1], o.errors[-1] <= made[j].tolerance
     return fn
 

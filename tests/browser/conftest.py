@@ -19,6 +19,7 @@ Chromium missing is a failure, not a skip: deselect these tests with ``-m "not b
 """
 
 import ctypes
+import io
 import os
 import re
 import signal
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -198,6 +200,21 @@ class Demo:
         out += [f"uncaught page error: {e}" for e in self.page_errors]
         return out
 
+    def canvas_image(self):
+        """The 3D canvas alone, as a PIL image: the HUD, the panel and the race chart floating over
+        it are hidden first (through the CSSOM: the page's Content-Security-Policy refuses an added
+        <style> element). Clipped from the page rather than taken of the element, so a busy machine
+        does not wait for the element to hold still between animation frames."""
+        from PIL import Image
+
+        box = self.page.evaluate("""() => {
+            document.querySelectorAll('#hud, #gui, #race, .lil-gui').forEach(
+                (e) => e.style.setProperty('visibility', 'hidden', 'important'));
+            const r = document.querySelector('#viewport canvas').getBoundingClientRect();
+            return {x: r.left, y: r.top, width: r.width, height: r.height};
+        }""")
+        return Image.open(io.BytesIO(self.page.screenshot(clip=box))).convert("RGB")
+
     def screenshot(self):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^\w.-]+", "_", self.name).strip("_")[:100]
@@ -213,6 +230,8 @@ def demo(chromium, request):
     yield watched
     try:
         watched.screenshot()
+    except Exception as exc:  # an artifact for people to look at, not a verdict: a slow machine may time out
+        warnings.warn(f"no screenshot of {request.node.name}: {exc}", stacklevel=1)
     finally:
         context.close()
 

@@ -39,7 +39,7 @@ def parent_site(tmp_path, name, src, width, height):
 
 
 def demo_frame(demo):
-    return demo.page.wait_for_selector("#demo").content_frame()
+    return demo.page.wait_for_selector("#demo", state="attached").content_frame()
 
 
 def wait_frame(demo, frame, expression, timeout=120_000, what=None):
@@ -128,7 +128,9 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     (folder / "index.html").write_text(PARENT.format(
         src=f"{site_server}#embed=1&origin={parent_origin}", width=320, height=240))
     demo.open(parent_url)
-    demo.wait_until("got.some(g => g.data.event === 'ready')", 120_000, "the demo's ready message")
+    demo.wait_until("got.some(g => ['ready', 'failed'].includes(g.data.event))", 120_000,
+                    "the demo's ready message")
+    assert not messages(demo, event="failed"), messages(demo, event="failed")
     (ready,) = messages(demo, event="ready")
     assert ready["origin"] == demo_origin and ready["fromDemo"]
     assert ready["data"]["type"] == "ikcore" and ready["data"]["state"]["scene"] == "arm"
@@ -197,6 +199,13 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     assert not messages(demo, id=50) and not messages(demo, id=51)
     assert all(g["origin"] == demo_origin and g["fromDemo"] for g in demo.page.evaluate("got"))
 
+    # The parent gives the frame a new link (a fragment navigation): it applies, and is posted as a change.
+    demo.page.evaluate("got.length = 0")
+    demo.page.evaluate(f"{FRAME}.src = '{site_server}#method=fabrik&embed=1&origin={parent_origin}'")
+    demo.wait_until("got.some(g => g.data.event === 'change' && g.data.state.method === 'fabrik')", 30_000,
+                    "a change event after a new hash")
+    assert frame.evaluate("ikDemo.state().scene") == "tentacles", "the frame reloaded instead"
+
     # The panel opens with the Controls button; its "download pose" saves what ikcore reads back.
     frame.evaluate("document.getElementById('embed-controls').click()")
     assert frame.is_visible("#gui .lil-gui")
@@ -206,7 +215,7 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     path = download.value.path()
     assert download.value.suggested_filename.startswith("ikcore-pose-tentacles-")
     pose = ikcore.load_pose(path.read_text())
-    assert pose.scene == "tentacles" and pose.method == "ccd"
+    assert pose.scene == "tentacles" and pose.method == "fabrik"
     assert len(pose.chains) == len(state["chains"]) and all(c.chain.size > 1 for c in pose.chains)
     for chain in pose.chains:
         assert all(math.isfinite(v) for p in chain.world_positions for v in p)
@@ -264,7 +273,7 @@ def test_embed_example_page(demo, site_server):
     """The example page: two frames on the demo's own origin; the second driven to the tentacles."""
     demo.open(site_server + "embed-example.html")
     page = demo.page
-    frames = [page.wait_for_selector(f"#{name}-demo").content_frame() for name in ("arm", "tentacles")]
+    frames = [page.wait_for_selector(f"#{name}-demo", state="attached").content_frame() for name in ("arm", "tentacles")]
     for frame in frames:
         frame_ready(demo, frame)
     demo.wait_until("document.getElementById('tentacles-status').textContent.startsWith('tentacles')", 60_000,

@@ -2,7 +2,6 @@
 
 import base64
 import hashlib
-import io
 import math
 import re
 import time
@@ -18,15 +17,6 @@ def import_map_hash(html):
     """The CSP source ``'sha256-...'`` of the page's inline import map."""
     text = re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1)
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
-
-
-def canvas_image(page):
-    """The canvas alone: the HUD and the GUI panel that float over it are hidden for the shot."""
-    from PIL import Image
-
-    # Through the CSSOM: the page's Content-Security-Policy refuses an added <style> element.
-    page.evaluate("document.querySelectorAll('#hud, .lil-gui').forEach((e) => e.style.setProperty('visibility', 'hidden', 'important'))")
-    return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
 
 
 def test_page_reaches_ready_state(demo, site_server):
@@ -60,7 +50,7 @@ def test_canvas_shows_a_rendered_scene(demo, site_server):
     demo.wait_ready()
     page = demo.page
     demo.wait_frames(3)
-    first = canvas_image(page)
+    first = demo.canvas_image()
     stat = ImageStat.Stat(first)
     assert max(stat.stddev) > 8, f"canvas looks uniform: stddev {stat.stddev}"
     colours = len(first.getcolors(maxcolors=1 << 20))
@@ -71,7 +61,7 @@ def test_canvas_shows_a_rendered_scene(demo, site_server):
     assert red > 30, f"no target sphere visible ({red} red pixels)"
     page.wait_for_timeout(1500)  # the target travels its figure eight at up to 0.6 units a second
     demo.wait_frames(2)
-    second = canvas_image(page)
+    second = demo.canvas_image()
     assert ImageChops.difference(first, second).getbbox() is not None, "the scene did not move"
 
 

@@ -1,7 +1,6 @@
 """The four scenes in headless Chromium: each renders and moves, scenes and methods switch, targets drag with
 the mouse, the spider walks where it is clicked, and a Python error in a frame shows the failure panel."""
 
-import io
 import math
 
 import pytest
@@ -9,15 +8,6 @@ import pytest
 from ikcore.rigs import SCENES, make_scene
 
 CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6}
-
-
-def canvas_image(page):
-    """The canvas alone: the HUD, the GUI and the race chart that float over it are hidden for the shot."""
-    from PIL import Image
-
-    # Through the CSSOM: the page's Content-Security-Policy refuses an added <style> element.
-    page.evaluate("document.querySelectorAll('#hud, #gui, #race').forEach((e) => e.style.setProperty('visibility', 'hidden', 'important'))")
-    return Image.open(io.BytesIO(page.locator("#viewport canvas").screenshot())).convert("RGB")
 
 
 def open_scene(demo, site_server, name):
@@ -37,14 +27,14 @@ def test_scene_renders_and_animates(demo, site_server, name):
         # Races decided and redrawn without pauses, so the lanes move between the two shots.
         page.evaluate("ikDemo.set({pause: 0, rate: 6000})")
     demo.wait_frames(3)
-    first = canvas_image(page)
+    first = demo.canvas_image()
     stat = ImageStat.Stat(first)
     assert max(stat.stddev) > 8, f"{name}: canvas looks uniform: stddev {stat.stddev}"
     colours = len(first.getcolors(maxcolors=1 << 20))
     assert colours > 200, f"{name}: only {colours} colours on the canvas"
     page.wait_for_timeout(1000)
     state = demo.wait_frames(3)
-    second = canvas_image(page)
+    second = demo.canvas_image()
     assert ImageChops.difference(first, second).getbbox() is not None, f"{name}: the scene did not move"
     assert state["scene"] == name and state["error"] is None
     assert len(state["chains"]) == CHAINS[name]

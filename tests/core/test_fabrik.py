@@ -89,6 +89,21 @@ def test_convergence_rate_on_reachable_targets(make, rate):
     assert converged / 200 >= rate
 
 
+def test_hinges_about_random_axes_are_a_known_weakness():
+    # The figure the module docstring states (64%, where CCD reaches 92% and DLS 98%): a fall
+    # below it is a regression; a rise is welcome and the docstring should then be updated.
+    from .test_ccd import random_hinge_chain
+
+    rng = random.Random(7)
+    converged = 0
+    for _ in range(200):
+        chain = random_hinge_chain(rng)
+        sol = ikcore.solve(chain, allowed_target(chain, rng), "fabrik")
+        check_pose(chain, sol)
+        converged += sol.converged
+    assert converged / 200 >= 0.6
+
+
 @pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80)])
 def test_a_pole_does_not_cost_convergence(make, rate):
     rng = random.Random(8)
@@ -323,3 +338,27 @@ def test_works_at_any_scale(scale, limited):
         sol = ikcore.solve(chain, target, "fabrik", pole=(0.0, 0.0, scale))
         assert sol.converged
         check_pose(chain, sol)
+
+
+def test_a_creeping_solve_restarts_in_time():
+    # The arm scene's chain: from CCD's pose for another target, FABRIK's passes pinned the
+    # shoulder on its cone and crept (the error falling a few percent an iteration, which counted
+    # as progress) until max_iterations, where a cold solve converged. A creep too slow to reach
+    # the tolerance in the iterations left now restarts like a stall.
+    from ikcore.rigs.scene import make_scene
+
+    scene = make_scene("arm")
+    chain = scene.arm.bound.chain
+    pole = scene.targets["pole"].position
+    target = (0.2, 0.6, -0.5)
+    ccd = ikcore.solve(chain, (-0.6987671519529521, 1.269721316570377, 0.7360906142865935), "ccd")
+    warm = ikcore.solve(chain, target, "fabrik", start=ccd.rotations)
+    assert warm.status == "converged", warm
+    assert ikcore.solve(chain, target, "fabrik", pole=pole).status == "converged"
+    rng = random.Random(3)
+    converged = 0
+    for _ in range(30):
+        other = (rng.uniform(-1.0, 1.0), 1.0 + rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0))
+        start = ikcore.solve(chain, other, "ccd").rotations
+        converged += ikcore.solve(chain, target, "fabrik", start=start).status == "converged"
+    assert converged >= 27  # 19 of 30 before

@@ -34,7 +34,9 @@ let gui = null;
 let guiParams = null;
 let frame = 0;
 let lastNow = null;
+let lastDt = 0;
 let stopped = false;
+let scheduled = false;  // a requestAnimationFrame(loop) is pending
 let errorMessage = null;
 let noticeTimer = 0;
 let hashAt = 0;
@@ -45,6 +47,7 @@ const pyTimes = new Float64Array(TIMING_WINDOW);
 const sorted = new Float64Array(TIMING_WINDOW);
 let pyCount = 0;
 let pyLast = 0;
+let collector = null;   // {times, count, resolve}: ikDemo.collectTimes in progress
 const frameTimes = new Float64Array(60);
 let frameCount = 0;
 let hudAt = 0;
@@ -141,6 +144,8 @@ function state() {
     fps: fps(),
     python_ms: { last: pyLast, median: median() },
     error: errorMessage ?? boot.failed?.message ?? null,
+    dt: lastDt,
+    paused: document.hidden,
     params: layout ? { ...layout.params } : {},
     selected: handles?.selected?.name ?? null,
     overlays: showLimits,
@@ -164,24 +169,57 @@ function updateHud(now) {
   $("hud-text").textContent = lines.join("\n");
 }
 
-/** Stop the loop for good and say why: a Python exception (with its traceback) or a page error. */
+/**
+ * Stop the loop and say why: a Python exception (with its traceback) or a page error. The failure panel
+ * offers to restart the scene (a new one from Python; the runtime itself is unharmed by an exception).
+ */
 function stop(error) {
   stopped = true;
   errorMessage = shortMessage(error);
   const python = error?.constructor?.name === "PythonError";
   boot.fail("frame", python ? String(error.message) : String(error?.stack ?? error),
     python ? "The animation stopped: Python raised an error" : "The animation stopped: the page raised an error");
+  $("failure-restart").hidden = false;
+}
+
+/** After a stop: a new copy of the current scene, the panel gone, the loop running again. */
+function restart() {
+  if (!stopped) return state();
+  const name = layout.scene;
+  const info = JSON.parse(py.command("set_scene", JSON.stringify({ name })));
+  stopped = false;
+  errorMessage = null;
+  boot.recover();
+  $("failure-restart").hidden = true;
+  showScene(info);
+  lastNow = null;
+  schedule();
+  return state();
+}
+
+function schedule() {
+  if (scheduled || stopped || document.hidden) return;
+  scheduled = true;
+  requestAnimationFrame(loop);
 }
 
 function loop(now) {
-  if (stopped) return;
-  requestAnimationFrame(loop);
+  scheduled = false;
+  // A hidden tab does no work: the loop waits for visibilitychange (browsers also stop animation frames).
+  if (stopped || document.hidden) return;
+  schedule();
   try {
     frameBody(now);
   } catch (error) {
     stop(error);
   }
 }
+
+// Back from hidden: the first frame after the return steps by 0 s, not by the time spent away.
+document.addEventListener("visibilitychange", () => {
+  lastNow = null;
+  if (py && view) schedule();
+});
 
 /** The first body bone's start (the spider's body), to keep a walker in view. */
 function followBody() {
@@ -201,11 +239,24 @@ function followBody() {
 function frameBody(now) {
   const dt = lastNow === null ? 0 : Math.min((now - lastNow) / 1000, 0.1);
   lastNow = now;
+  tick(dt, now, true);
+}
+
+/** One frame: Python steps by `dt` seconds; the views read the shared array; three.js renders if `render`. */
+function tick(dt, now, render) {
+  lastDt = dt;
   const t0 = performance.now();
   frame = py.step(dt);
   pyLast = performance.now() - t0;
   pyTimes[pyCount % TIMING_WINDOW] = pyLast;
   pyCount++;
+  if (collector) {
+    collector.times.push(pyLast);
+    if (collector.times.length >= collector.count) {
+      collector.resolve(collector.times);
+      collector = null;
+    }
+  }
   frameTimes[frameCount % frameTimes.length] = now;
   frameCount++;
   view.update(buf);
@@ -216,7 +267,7 @@ function frameBody(now) {
     if (race.changed(buf)) race.setState(command("state", {}), now);
     race.draw(now);
   }
-  stage.render();
+  if (render) stage.render();
   updateHud(now);
   if (now - hashAt >= 500) {
     hashAt = now;
@@ -446,10 +497,10 @@ const api = {
   ready,
   get scenes() { return scenes.slice(); },
   get methods() { return layout ? layout.methods.slice() : []; },
-  /** Switch scene by name (one of `scenes`). */
-  setScene(name) {
+  /** Switch scene by name (one of `scenes`), optionally built with options (e.g. {count: 12} tentacles). */
+  setScene(name, options) {
     if (!scenes.includes(name)) throw new Error(`unknown scene ${JSON.stringify(name)}; scenes: ${scenes.join(", ")}`);
-    showScene(command("set_scene", { name }));
+    showScene(command("set_scene", options === undefined ? { name } : { name, options }));
     return state();
   },
   /** Solve with another method (one of `methods`). */
@@ -479,6 +530,11 @@ const api = {
       args.orientation = orientation;
     }
     applied(command("set_target", args));
+    return state();
+  },
+  /** Hand the named target (or every target) back to its script. */
+  release(name) {
+    applied(command("release", name === undefined || name === null ? {} : { name: String(name) }));
     return state();
   },
   /**
@@ -522,8 +578,64 @@ const api = {
    * Fault injection, for tests of the failure path: the next frame's Python call raises
    * RuntimeError(message), which stops the animation with the failure panel.
    */
+  /** The Python time (ms) of each of the next `count` frames, as a promise of an array (for benchmarks). */
+  collectTimes(count) {
+    const n = Math.floor(Number(count));
+    if (!(n >= 1)) throw new Error("collectTimes(count) takes a frame count >= 1");
+    if (collector) collector.resolve(collector.times);
+    return new Promise((resolve) => { collector = { times: [], count: n, resolve }; });
+  },
   injectFault(message = "fault injected by ikDemo.injectFault") {
     command("fail_next_frame", { message: String(message) });
+  },
+  /** After the animation stopped on an error: a new copy of the scene, and the loop runs again. */
+  restart,
+  /**
+   * Run `frames` frames now, synchronously, each stepping `dt` seconds: the same frame body as the
+   * animation loop (Python's step, the views, the race chart, the HUD) on a clock of its own, rendered
+   * with three.js every `renderEvery`-th frame (1: all; 0: none, the animation loop still renders
+   * between calls). For soak and fault tests. Returns
+   * `{frames, frame, python_ms: {median, max}, nonfinite}`, where `nonfinite` counts the frames whose shared
+   * array held a NaN or an infinity.
+   */
+  advance(frames, dt = 1 / 60, renderEvery = 1) {
+    if (!py) throw new Error("the demo is not ready yet (await ikDemo.ready)");
+    if (stopped) throw new Error(`the demo has stopped: ${errorMessage}`);
+    if (!Number.isInteger(frames) || frames < 1 || frames > 1e6) throw new Error("advance() takes 1 to 1e6 frames");
+    if (!Number.isFinite(dt) || dt < 0 || dt > 0.1) throw new Error("advance()'s dt must be in [0, 0.1] seconds");
+    if (!Number.isInteger(renderEvery) || renderEvery < 0) throw new Error("advance()'s renderEvery must be >= 0");
+    const times = new Float64Array(frames);
+    let nonfinite = 0;
+    let now = performance.now();
+    for (let i = 0; i < frames; i++) {
+      try {
+        tick(dt, now, renderEvery > 0 && (i + 1) % renderEvery === 0);
+      } catch (error) {
+        stop(error);
+        throw new Error(shortMessage(error));
+      }
+      times[i] = pyLast;
+      for (let k = 0; k < buf.length; k++) {
+        if (!Number.isFinite(buf[k])) {
+          nonfinite++;
+          break;
+        }
+      }
+      now += dt * 1000;
+    }
+    // The animation loop carries on from here without a jump.
+    lastNow = null;
+    times.sort();
+    return { frames, frame, python_ms: { median: times[frames >> 1], max: times[frames - 1] }, nonfinite };
+  },
+  /**
+   * Counts for leak checks: Python's (after a collection; wasm memory, objects, live PyProxies, JS values
+   * Python holds) and three.js's (geometries, textures, shader programs in the renderer).
+   */
+  health() {
+    const info = stage.renderer.info;
+    return { python: command("health", {}),
+      three: { geometries: info.memory.geometries, textures: info.memory.textures, programs: info.programs.length } };
   },
   /** A link to this view: the page's address with its state in the hash (see the README's "Share"). */
   link() {
@@ -598,9 +710,16 @@ boot.attached.then((attached) => {
     },
   });
   showScene(py.info);
+  $("failure-restart").addEventListener("click", () => {
+    try {
+      restart();
+    } catch (error) {
+      $("failure-text").textContent += `\n\nThe scene could not be restarted: ${shortMessage(error)}`;
+    }
+  });
   $("share-close").addEventListener("click", () => { $("share").hidden = true; });
   if (location.hash.length > 1) applyLink(location.hash);
-  requestAnimationFrame(loop);
+  schedule();
 }).catch((error) => {
   if (!boot.failed) boot.fail("scene", String(error?.stack ?? error));
 });

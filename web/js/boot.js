@@ -69,6 +69,21 @@ if (typeof PerformanceObserver === "function" &&
   }).observe({ type: "resource", buffered: true });
 }
 
+// A download that fails without an HTTP error (network down, connection reset, integrity check) is named
+// with the failure: the resource observer above sees only HTTP errors, and Pyodide reports the others
+// as a bare "Failed to fetch".
+const failedDownloads = [];
+const pageFetch = window.fetch;
+window.fetch = function fetch(input, init) {
+  return pageFetch.call(this, input, init).catch((error) => {
+    if (!finished && error?.name !== "AbortError") {
+      const url = input instanceof Request ? input.url : String(input);
+      failedDownloads.push(`${new URL(url, location.href)} (${describe(error)})`);
+    }
+    throw error;
+  });
+};
+
 function stageItem(name) {
   return document.querySelector(`#loader li[data-stage="${name}"]`);
 }
@@ -101,6 +116,9 @@ function stage(name) {
  */
 function fail(where, message, title) {
   if (failed) return;
+  if (!finished && failedDownloads.length) {
+    message = `${message}\n\nDownloads that failed:\n${failedDownloads.join("\n")}`;
+  }
   failed = { where: where || current || "page", message: String(message) };
   const item = stageItem(current);
   if (item && !finished) item.dataset.state = "failed";
@@ -113,6 +131,14 @@ function fail(where, message, title) {
   document.documentElement.dataset.state = "failed";
   rejectAttach(new Error(failed.message));
   consoleError(`ikcore demo: ${failed.where}: ${failed.message}`);
+}
+
+/** After a failure of a frame that the page has repaired (a restarted scene): the panel goes. */
+function recover() {
+  if (!finished || !failed) return;
+  failed = null;
+  $("failure").hidden = true;
+  document.documentElement.dataset.state = "ready";
 }
 
 /** Loading is over: hide the loader. */
@@ -190,7 +216,8 @@ function attach(step, command, buffer, info) {
   resolveAttach({ step, command, buffer, info: JSON.parse(info) });
 }
 
-window.ikBoot = Object.freeze({ stage, fail, done, attach, attached, packageFailed, get failed() { return failed; } });
+window.ikBoot = Object.freeze({ stage, fail, done, recover, attach, attached, packageFailed,
+  get failed() { return failed; } });
 
 function describe(reason) {
   if (reason instanceof Error) return reason.message || String(reason);
@@ -209,6 +236,8 @@ window.addEventListener("unhandledrejection", (event) => {
 });
 
 setInterval(() => {
+  // A page loading in a hidden tab gets no animation frame, so no first frame: its clock waits too.
+  if (document.hidden && current) deadline = performance.now() + STAGES.find(([key]) => key === current)[2];
   if (!failed && !finished && current && performance.now() > deadline) {
     const label = STAGES.find(([key]) => key === current)[1];
     const waiting = $("loader-note")?.textContent;

@@ -14,7 +14,8 @@
 //   {type: "ikcore", event: "result", id, ok: true, state} (or pose), or {..., ok: false, error}
 // and posts on its own {type: "ikcore", event: "ready", state} after the first frame,
 // {type: "ikcore", event: "change", state} after any change of scene, method, parameters or targets
-// (from a message, the panel or a drag; at most five a second), and {type: "ikcore", event: "failed", error}.
+// (from a message, the panel, a drag or a new hash; at most five a second), and
+// {type: "ikcore", event: "failed", error}.
 //
 // Origins. A message is handled only when it comes from window.parent and its origin is allowed: this
 // page's own origin, and the origins listed in the hash key `origin` (exact origins such as
@@ -236,6 +237,9 @@ export function connectParent(api, { hash = location.hash, note = () => {} } = {
       return result;
     };
   }
+
+  // A new hash set by the parent (the iframe's src) applies as a link: a change too.
+  window.addEventListener("hashchange", changed);
 
   window.addEventListener("message", (event) => {
     if (event.source !== parent || !allowed.has(event.origin)) return;
