@@ -287,61 +287,10 @@ def _rotations(chain, ref, xs, ys, zs):
 
 
 def _settled(chain, ref, xs, ys, zs):
-    """``(rotations, chain._settle(rotations))`` with ``rotations = _rotations(chain, ref, xs, ys, zs)``,
-    in one pass from the rest pose: bitwise the same arithmetic as the two calls (the verdict then
-    needs no second pass of forward kinematics over a chain without limits)."""
-    if ref is not None:
-        rotations = _rotations_from(chain, ref, xs, ys, zs)
-        return rotations, chain._settle(rotations)
-    out = []
-    append = out.append
-    units = []
-    unit = units.append
-    sqrt = math.sqrt
-    # _rotations: P the last arc.
-    pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
-    x0, y0, z0 = xs[0], ys[0], zs[0]
-    # Chain._settle: R the world rotation, (ox, oy, oz) the point.
-    ox, oy, oz = chain.points[0]
-    points = [(ox, oy, oz)]
-    point = points.append
-    rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
-    for (sx, sy, sz), length, (vx, vy, vz), x1, y1, z1 in zip(chain.directions, chain.lengths, chain.offsets,
-                                                             xs[1:], ys[1:], zs[1:]):
-        k = 1.0 / length
-        bx, by, bz = (x1 - x0) * k, (y1 - y0) * k, (z1 - z0) * k
-        x0, y0, z0 = x1, y1, z1
-        e = 1.0 + sx * bx + sy * by + sz * bz
-        if e > 1e-12:
-            h = 1.0 / sqrt(e + e)
-            aw, ax, ay, az = e * h, (sy * bz - sz * by) * h, (sz * bx - sx * bz) * h, (sx * by - sy * bx) * h
-        else:
-            aw = 0.0
-            ax, ay, az = rot.perpendicular((sx, sy, sz))
-        qw, qx, qy, qz = (pw * aw + px * ax + py * ay + pz * az,
-                          pw * ax - px * aw - py * az + pz * ay,
-                          pw * ay + px * az - py * aw - pz * ax,
-                          pw * az - px * ay + py * ax - pz * aw)
-        append((qw, qx, qy, qz))
-        pw, px, py, pz = aw, ax, ay, az
-        n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
-        qw /= n
-        qx /= n
-        qy /= n
-        qz /= n
-        unit((qw, qx, qy, qz))
-        rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
-                          rw * qx + rx * qw + ry * qz - rz * qy,
-                          rw * qy - rx * qz + ry * qw + rz * qx,
-                          rw * qz + rx * qy - ry * qx + rz * qw)
-        tx = 2.0 * (ry * vz - rz * vy)
-        ty = 2.0 * (rz * vx - rx * vz)
-        tz = 2.0 * (rx * vy - ry * vx)
-        ox += vx + rw * tx + (ry * tz - rz * ty)
-        oy += vy + rw * ty + (rz * tx - rx * tz)
-        oz += vz + rw * tz + (rx * ty - ry * tx)
-        point((ox, oy, oz))
-    return out, (units, points, (rw, rx, ry, rz))
+    """The rotations putting the bones along the points, and ``chain._settle`` of them: the
+    verdict's forward kinematics, done here so it needs no second pass over a chain without limits."""
+    rotations = _rotations(chain, ref, xs, ys, zs)
+    return rotations, chain._settle(rotations)
 
 
 def _rotations_from(chain, ref, xs, ys, zs):
