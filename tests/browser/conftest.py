@@ -215,6 +215,18 @@ class Demo:
         }""")
         return Image.open(io.BytesIO(self.page.screenshot(clip=box))).convert("RGB")
 
+    def drag(self, start, offset, steps=10, pause_ms=20):
+        """Press the mouse at ``start`` (client pixels), move it by ``offset`` in ``steps`` steps with a
+        pause after each (so the page sees a drag, not a jump), and release it."""
+        mouse = self.page.mouse
+        x, y = start
+        mouse.move(x, y)
+        mouse.down()
+        for k in range(1, steps + 1):
+            mouse.move(x + offset[0] * k / steps, y + offset[1] * k / steps)
+            self.page.wait_for_timeout(pause_ms)
+        mouse.up()
+
     def screenshot(self):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^\w.-]+", "_", self.name).strip("_")[:100]

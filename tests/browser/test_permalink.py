@@ -79,16 +79,6 @@ def assert_restored(page, before, names, after=None):
     return after
 
 
-def drag(page, start, offset, steps=10):
-    x, y = start
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, steps + 1):
-        page.mouse.move(x + offset[0] * k / steps, y + offset[1] * k / steps)
-        page.wait_for_timeout(20)
-    page.mouse.up()
-
-
 def test_link_round_trip_in_a_fresh_page(demo, site_server):
     """Set a state through the panel, the mouse and ikDemo; the link opened in a fresh page gives it back."""
     dialogs = []
@@ -108,8 +98,8 @@ def test_link_round_trip_in_a_fresh_page(demo, site_server):
     # The pole dragged with the mouse, the camera orbited with the mouse.
     page.evaluate("ikDemo.select('pole')")
     demo.wait_frames(2)
-    drag(page, page.evaluate("ikDemo.screenPosition('pole')"), (40, -30))
-    drag(page, (150, 450), (110, -25))
+    demo.drag(page.evaluate("ikDemo.screenPosition('pole')"), (40, -30))
+    demo.drag((150, 450), (110, -25))
     before = snapshot(page)
     assert before["method"] == "fabrik_dls" and before["params"]["tolerance"] == 0.0025
     assert before["camera"]["position"] != [1.6, 1.8, 2.6], "the camera did not move"

@@ -86,16 +86,6 @@ def test_tentacle_reaches_a_placed_target(demo, site_server):
     assert math.dist(chain["effector"], goal) <= 1e-3 * scene.limbs[0].reach * 1.0001, chain
 
 
-def drag(page, start, offset, steps=12):
-    x, y = start
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, steps + 1):
-        page.mouse.move(x + offset[0] * k / steps, y + offset[1] * k / steps)
-        page.wait_for_timeout(30)
-    page.mouse.up()
-
-
 def test_drag_target_with_the_mouse(demo, site_server):
     demo.open(site_server)
     demo.wait_ready()
@@ -106,14 +96,14 @@ def test_drag_target_with_the_mouse(demo, site_server):
     before = page.evaluate("ikDemo.state()")
     assert before["selected"] == "target"
     start = page.evaluate("ikDemo.screenPosition('target')")
-    drag(page, start, (-90, 50))
+    demo.drag(start, (-90, 50), steps=12, pause_ms=30)
     after = demo.wait_frames(2)
     moved = math.dist(before["targets"]["target"], after["targets"]["target"])
     assert moved > 0.1, f"the target moved {moved}"
     # The arm followed: its target in the chain state is the dragged one.
     assert after["chains"][0]["target"] == after["targets"]["target"]
     # A drag on empty space orbits the camera and leaves the target where it is.
-    drag(page, (150, 450), (120, 0))
+    demo.drag((150, 450), (120, 0), steps=12, pause_ms=30)
     later = demo.wait_frames(2)
     assert later["targets"]["target"] == after["targets"]["target"]
 
