@@ -11,6 +11,8 @@ from ikcore import rotation as rot
 from ikcore.solve import make_problem
 from ikcore.solvers import fabrik
 
+from .test_ccd import random_hinge_chain
+
 X = (1.0, 0.0, 0.0)
 
 
@@ -76,7 +78,10 @@ def offset_from_line(point, a, b):
     return [x - t * y for x, y in zip(v, d)]
 
 
-@pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80)])
+# Hinges about random axes: the weak spot the module docstring states (64%, where CCD reaches 92% and
+# DLS 98%); a fall below it is a regression, a rise is welcome (then update the docstring).
+@pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80),
+                                        (random_hinge_chain, 0.60)])
 def test_convergence_rate_on_reachable_targets(make, rate):
     rng = random.Random(7)
     converged = 0
@@ -87,21 +92,6 @@ def test_convergence_rate_on_reachable_targets(make, rate):
         assert sol.status in ("converged", "stalled", "max_iterations")
         converged += sol.converged
     assert converged / 200 >= rate
-
-
-def test_hinges_about_random_axes_are_a_known_weakness():
-    # The figure the module docstring states (64%, where CCD reaches 92% and DLS 98%): a fall
-    # below it is a regression; a rise is welcome and the docstring should then be updated.
-    from .test_ccd import random_hinge_chain
-
-    rng = random.Random(7)
-    converged = 0
-    for _ in range(200):
-        chain = random_hinge_chain(rng)
-        sol = ikcore.solve(chain, allowed_target(chain, rng), "fabrik")
-        check_pose(chain, sol)
-        converged += sol.converged
-    assert converged / 200 >= 0.6
 
 
 @pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80)])
