@@ -13,7 +13,8 @@ class Solution:
     Attributes
     ----------
     positions : list of (x, y, z)
-        ``N + 1`` points, exactly ``chain.forward(rotations)``.
+        ``N + 1`` points: ``chain.forward(rotations)``, to rounding (within
+        ``1e-12 x chain.reach``).
     rotations : list of (w, x, y, z)
         ``N`` unit quaternions: local joint rotations relative to the rest pose
         (convention in :mod:`ikcore.rotation`), within the joint limits.

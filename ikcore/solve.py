@@ -16,6 +16,8 @@ METHODS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "two_
 ORIENTATION_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
 
 _modules = {}
+# Per loaded method without a check_problem: its module and default options (see _plain_problem).
+_plain_methods = {}
 
 
 def solver_module(method):
@@ -25,6 +27,8 @@ def solver_module(method):
         check_choice(method, "method", METHODS)
         module = importlib.import_module(f"{__package__}.solvers.{method}")
         _modules[method] = module
+        if not hasattr(module, "check_problem"):
+            _plain_methods[method] = (module, read_options(method, {}, module.OPTIONS))
     return module
 
 
@@ -39,6 +43,11 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
     they are instead of being checked and clamped again (which would move them
     by rounding only).
     """
+    if (start is None and tolerance is None and max_iterations is None and orientation is None
+            and orientation_tolerance is None and pole is None and not method_options):
+        problem = _plain_problem(chain, target, method)
+        if problem is not None:
+            return problem
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
     module = solver_module(method)
@@ -72,6 +81,26 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
         module.check_problem(chain, orientation, options)
     return Problem(chain, target, start, tolerance, max_iterations, orientation,
                    orientation_tolerance, pole, options)
+
+
+def _plain_problem(chain, target, method):
+    """:func:`make_problem` for the commonest call, a target and nothing else, checked the
+    cheap way; ``None`` unless the method is a loaded one without problem checks and the
+    target a tuple of three floats within :data:`FARTHEST` of the root (a finite distance
+    from a finite root means finite coordinates): the full checks decide every other case."""
+    plain = _plain_methods.get(method) if type(method) is str else None
+    if plain is None or type(chain) is not Chain or type(target) is not tuple or len(target) != 3:
+        return None
+    x, y, z = target
+    if (type(x) is not float or type(y) is not float or type(z) is not float
+            or not math.dist(target, chain.points[0]) <= FARTHEST):
+        return None
+    module, options = plain
+    start = [rot.IDENTITY] * chain.size
+    if chain.limited:
+        start = chain.clamp(start)
+    return Problem(chain, target, start, 1e-3 * chain.reach, module.MAX_ITERATIONS, None, 1e-3, None,
+                   dict(options))
 
 
 #: Largest distance of a target or pole from the chain's root: the solvers square distances,
@@ -149,8 +178,9 @@ def judge(problem, method, rotations, iterations, errors, stalled, settled=None)
     The rotations are normalised and clamped to the limits once more (a no-op
     for a well-behaved solver, a guarantee for every caller), the positions are
     recomputed from them, and the status follows from the returned pose alone.
-    ``settled`` (see :class:`~ikcore.problem.Outcome`) is that recomputation
-    for a chain without limits, already done by the solver.
+    ``settled`` (see :class:`~ikcore.problem.Outcome`) stands for that
+    recomputation on a chain without limits: unit rotations and their points
+    (forward kinematics to rounding), which the solver already had.
     """
     chain = problem.chain
     # Normalised, clamped (limited chains) and run through forward kinematics in one pass.

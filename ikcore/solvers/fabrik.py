@@ -125,6 +125,21 @@ def _layout(chain):
     return entry[1:]
 
 
+# A free chain's rest points as three tuples, by id (kept as _layouts keeps its entries).
+_rests = {}
+
+
+def _rest_points(chain):
+    entry = _rests.get(id(chain))
+    if entry is None or entry[0] is not chain:
+        if len(_rests) >= 64:
+            _rests.clear()
+        points = chain.points
+        entry = (chain, tuple(p[0] for p in points), tuple(p[1] for p in points), tuple(p[2] for p in points))
+        _rests[id(chain)] = entry
+    return entry
+
+
 def _run_free(problem, normal=None):
     """FABRIK over plain floats; with ``normal``, in the plane through the root
     normal to it (aiming at the target's projection on that plane)."""
@@ -148,15 +163,15 @@ def _run_free(problem, normal=None):
         # Off the plane by more than tol: the in-plane nearest point is the best there is.
         goal = sqrt(tol * tol - off * off) if off < tol else 1e-3 * tol
 
-    # The reference pose rotations are measured from: the start (rest when cold).
+    # The reference pose rotations are measured from (the start; rest when cold), and its
+    # points (sxs, sys_, szs: never changed); the passes work on a copy.
     if start.count(rot.IDENTITY) == n:
         ref = None
-        xs = [p[0] for p in chain.points]
-        ys = [p[1] for p in chain.points]
-        zs = [p[2] for p in chain.points]
+        _, sxs, sys_, szs = _rest_points(chain)
     else:
         ref = Pose(chain, start)
-        xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+        sxs, sys_, szs = ref.xs, ref.ys, ref.zs
+    xs, ys, zs = list(sxs), list(sys_), list(szs)
     error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     errors = [sqrt(error * error + off * off)]
     flip = normal is not None
@@ -177,10 +192,13 @@ def _run_free(problem, normal=None):
         rotations, settled = _settled(chain, ref, xs, ys, zs)
         return Outcome(rotations, 1, errors, off >= tol, settled)
 
-    # The best pose so far is the start, even when the iterations start from a bent one.
+    # The best pose so far is the start, even when the iterations start from a bent one; its
+    # points are copied only once an iteration beats them.
     best = error
-    bxs, bys, bzs = xs[:], ys[:], zs[:]
+    bxs, bys, bzs = sxs, sys_, szs
     if _surgery.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz)):
+        # Bending moves the reference pose's points: the best keeps a copy.
+        bxs, bys, bzs = xs, ys, zs
         ref = ref or Pose(chain, start)
         _surgery.bend(chain, _limits.limit_table(chain), ref, problem.pole, (tx, ty, tz))
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
@@ -192,6 +210,10 @@ def _run_free(problem, normal=None):
     stalled = False
     iterations = 0
     last = n - 1
+    # In both passes a bone's new direction is its old point's offset over its length: that
+    # length is 0 only where the two points coincide (a sum of squares > 0 is >= 5e-324, its
+    # root > 1e-162), and then the bone goes on along -x (backward) or +x (forward). A try, not
+    # a test: it costs nothing until it raises.
     while iterations < problem.max_iterations:
         iterations += 1
         # Backward: effector onto the target, then tip to root.
@@ -199,14 +221,13 @@ def _run_free(problem, normal=None):
         xs[n], ys[n], zs[n] = x, y, z
         for i in range(last, -1, -1):
             ex, ey, ez = xs[i] - x, ys[i] - y, zs[i] - z
-            d = sqrt(ex * ex + ey * ey + ez * ez)
-            if d > 1e-300:
-                k = lengths[i] / d
-                x += ex * k
-                y += ey * k
-                z += ez * k
-            else:
-                x -= lengths[i]
+            try:
+                k = lengths[i] / sqrt(ex * ex + ey * ey + ez * ez)
+            except ZeroDivisionError:
+                ex, ey, ez, k = -1.0, 0.0, 0.0, lengths[i]
+            x += ex * k
+            y += ey * k
+            z += ez * k
             xs[i], ys[i], zs[i] = x, y, z
         # Forward: root back in place, then root to tip.
         x, y, z = rx, ry, rz
@@ -214,22 +235,23 @@ def _run_free(problem, normal=None):
         for i in range(n):
             j = i + 1
             ex, ey, ez = xs[j] - x, ys[j] - y, zs[j] - z
-            d = sqrt(ex * ex + ey * ey + ez * ez)
-            if d > 1e-300:
-                k = lengths[i] / d
-                x += ex * k
-                y += ey * k
-                z += ez * k
-            else:
-                x += lengths[i]
+            try:
+                k = lengths[i] / sqrt(ex * ex + ey * ey + ez * ez)
+            except ZeroDivisionError:
+                ex, ey, ez, k = 1.0, 0.0, 0.0, lengths[i]
+            x += ex * k
+            y += ey * k
+            z += ez * k
             xs[j], ys[j], zs[j] = x, y, z
         error = sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2)
         errors.append(sqrt(error * error + off * off) if off else error)
         if error < best:
             best = error
-            bxs[:], bys[:], bzs[:] = xs, ys, zs
             if error <= goal:
+                # Done: these points are the best and stay as they are.
+                bxs, bys, bzs = xs, ys, zs
                 break
+            bxs, bys, bzs = xs[:], ys[:], zs[:]
         if progress.update(error):
             if progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
                 stalled = True
@@ -246,6 +268,8 @@ def _run_free(problem, normal=None):
         # As near as a planar chain gets to a target off its plane.
         stalled = True
     if problem.pole is not None:
+        if bxs is sxs:
+            bxs, bys, bzs = list(bxs), list(bys), list(bzs)
         _surgery.swivel(bxs, bys, bzs, problem.pole, reach, flip)
     rotations, settled = _settled(chain, ref, bxs, bys, bzs)
     return Outcome(rotations, iterations, errors, stalled, settled)
@@ -259,60 +283,106 @@ def _rotations(chain, ref, xs, ys, zs):
     wanted direction; ``q_i = R_{i-1}^{-1} R_i``. The arc between unit vectors
     is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``.
     """
+    return _arcs(chain, ref, xs, ys, zs)[0]
+
+
+def _settled(chain, ref, xs, ys, zs):
+    """The rotations putting the bones along the points, and the verdict's pose for them.
+
+    For a chain without limits the points themselves are that pose (see
+    :attr:`~ikcore.problem.Outcome.settled`): each bone's arc maps its rest
+    bone onto the points' bone to rounding, so ``chain.forward(rotations)``
+    would give them back. Where a bone turned nearly half a turn the arc is
+    less precise than that, and the pose is the forward kinematics proper.
+    A limited chain (planar hinges) gets no pose: the verdict clamps first.
+    """
+    rotations, last = _arcs(chain, ref, xs, ys, zs)
+    if chain.limited:
+        return rotations, None
+    if last is None:
+        return rotations, chain._settle(rotations)
+    return rotations, (rotations, list(zip(xs, ys, zs)), last)
+
+
+# A bone's arc whose 1 + s.b (s.b the cosine of its turn) falls below this loses about
+# 1e-15 / sqrt(1 + s.b) of a turn to rounding (measured): too much for its points to stand
+# for the forward kinematics of its rotations within 1e-13 of its length (a turn within 0.8
+# degrees of a half turn; under 3% of the standard benchmark solves have one).
+_PRECISE_ARC = 1e-4
+
+
+def _arcs(chain, ref, xs, ys, zs):
+    """:func:`_rotations`, and the last world rotation ``R_{N-1}``, or ``None``
+    when some bone's arc is imprecise (see ``_PRECISE_ARC``).
+
+    With ``D`` the points' bone (length ``L``), ``(L + s.D, s x D)`` is the arc
+    scaled by ``sqrt(2 L (L + s.D))``; it is normalised by its computed norm,
+    so every rotation is unit to rounding even where rounding left ``|D| != L``.
+    """
     if ref is not None:
-        return _rotations_from(chain, ref, xs, ys, zs)
+        return _arcs_from(chain, ref, xs, ys, zs)
+    # One loop, the maths inlined: this runs once a solve, and at N = 10 a solve takes two iterations.
     out = []
     append = out.append
     sqrt = math.sqrt
+    precise = True
     pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
     x0, y0, z0 = xs[0], ys[0], zs[0]
-    for (sx, sy, sz), length, x1, y1, z1 in zip(chain.directions, chain.lengths, xs[1:], ys[1:], zs[1:]):
-        k = 1.0 / length
-        bx, by, bz = (x1 - x0) * k, (y1 - y0) * k, (z1 - z0) * k
+    j = 0
+    for (sx, sy, sz), length in zip(chain.directions, chain.lengths):
+        j += 1
+        x1, y1, z1 = xs[j], ys[j], zs[j]
+        dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
         x0, y0, z0 = x1, y1, z1
-        e = 1.0 + sx * bx + sy * by + sz * bz
-        if e > 1e-12:
-            h = 1.0 / sqrt(e + e)
-            aw, ax, ay, az = e * h, (sy * bz - sz * by) * h, (sz * bx - sx * bz) * h, (sx * by - sy * bx) * h
+        e = length + sx * dx + sy * dy + sz * dz
+        if e > _PRECISE_ARC * length:
+            ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
+            h = 1.0 / sqrt(e * e + ax * ax + ay * ay + az * az)
+            aw, ax, ay, az = e * h, ax * h, ay * h, az * h
         else:
-            aw = 0.0
-            ax, ay, az = rot.perpendicular((sx, sy, sz))
+            precise = False
+            aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, e, length)
         # q_i = conj(P) R_i
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,
                 pw * az - px * ay + py * ax - pz * aw))
         pw, px, py, pz = aw, ax, ay, az
-    return out
+    return out, ((pw, px, py, pz) if precise else None)
 
 
-def _settled(chain, ref, xs, ys, zs):
-    """The rotations putting the bones along the points, and ``chain._settle`` of them: the
-    verdict's forward kinematics, done here so it needs no second pass over a chain without limits."""
-    rotations = _rotations(chain, ref, xs, ys, zs)
-    return rotations, chain._settle(rotations)
+def _reversal_arc(sx, sy, sz, dx, dy, dz, e, length):
+    # The arc from s onto D when D points nearly straight back: the formula while it holds
+    # up, else a half turn about an axis across s.
+    if e > 1e-12 * length:
+        ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
+        h = 1.0 / math.sqrt(e * e + ax * ax + ay * ay + az * az)
+        return e * h, ax * h, ay * h, az * h
+    return (0.0,) + rot.perpendicular((sx, sy, sz))
 
 
-def _rotations_from(chain, ref, xs, ys, zs):
-    # _rotations with a reference pose other than rest.
+def _arcs_from(chain, ref, xs, ys, zs):
+    # _arcs with a reference pose other than rest: s_i from its points, then R_i = arc S_i.
     out = []
     append = out.append
     sqrt = math.sqrt
+    precise = True
     rxs, rys, rzs = ref.xs, ref.ys, ref.zs
     sws, sxs, sys_, szs = ref.rw, ref.rx, ref.ry, ref.rz
     pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
     for i, length in enumerate(chain.lengths):
         k = 1.0 / length
         j = i + 1
-        bx, by, bz = (xs[j] - xs[i]) * k, (ys[j] - ys[i]) * k, (zs[j] - zs[i]) * k
+        dx, dy, dz = xs[j] - xs[i], ys[j] - ys[i], zs[j] - zs[i]
         sx, sy, sz = (rxs[j] - rxs[i]) * k, (rys[j] - rys[i]) * k, (rzs[j] - rzs[i]) * k
-        e = 1.0 + sx * bx + sy * by + sz * bz
-        if e > 1e-12:
-            h = 1.0 / sqrt(e + e)
-            aw, ax, ay, az = e * h, (sy * bz - sz * by) * h, (sz * bx - sx * bz) * h, (sx * by - sy * bx) * h
+        e = length + sx * dx + sy * dy + sz * dz
+        if e > _PRECISE_ARC * length:
+            ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
+            h = 1.0 / sqrt(e * e + ax * ax + ay * ay + az * az)
+            aw, ax, ay, az = e * h, ax * h, ay * h, az * h
         else:
-            aw = 0.0
-            ax, ay, az = rot.perpendicular((sx, sy, sz))
+            precise = False
+            aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, e, length)
         cw, cx, cy, cz = sws[i], sxs[i], sys_[i], szs[i]
         aw, ax, ay, az = (aw * cw - ax * cx - ay * cy - az * cz,
                           aw * cx + ax * cw + ay * cz - az * cy,
@@ -323,7 +393,7 @@ def _rotations_from(chain, ref, xs, ys, zs):
                 pw * ay + px * az - py * aw - pz * ax,
                 pw * az - px * ay + py * ax - pz * aw))
         pw, px, py, pz = aw, ax, ay, az
-    return out
+    return out, ((pw, px, py, pz) if precise else None)
 
 
 def _run_limited(problem, table, normal):

@@ -6,7 +6,7 @@ the ratio to the plain-lists FABRIK floor on the same targets, and how many time
 faster than ikpy (on ikpy's subset of the targets). A second table splits ikcore's
 FABRIK against the floor: the whole ``ikcore.solve`` call, the solver alone
 (``fabrik.run`` on a prepared problem: no validation, no final verdict; for a free chain it
-includes the forward kinematics it hands the verdict) and its passes alone (``fabrik.run`` with
+includes the final points it hands the verdict) and its passes alone (``fabrik.run`` with
 the positions-to-rotations step skipped).
 """
 

@@ -12,7 +12,7 @@ import ikcore
 from ikcore import rotation as rot
 from ikcore.checks import check_rotations
 
-from .strategies import chains, random_rotation, scaled
+from .strategies import bone_counts, build_chain, chains, random_direction, random_rotation, scaled, seeds, shapes
 
 _solve = importlib.import_module("ikcore.solve")
 
@@ -145,24 +145,90 @@ def test_bound_chain_checks_a_start_it_did_not_judge():
     assert max(chain.violations(sol.rotations)) <= 1e-12
 
 
-# -- FABRIK hands the verdict its forward kinematics ----------------------------------------------
+# -- FABRIK hands the verdict its own points ------------------------------------------------------
 
-@settings(max_examples=60)
-@given(chains(max_bones=10, limits=False), st.integers(0, 2**32 - 1), st.booleans())
-def test_fabrik_settled_pose_is_the_verdicts_own(chain, seed, warm):
+def _near(a, b, tol):
+    return all(math.dist(p, q) <= tol for p, q in zip(a, b))
+
+
+def _check_settled(chain, settled):
+    # A free chain's settled pose stands for forward kinematics: unit rotations, their points to
+    # rounding (within 1e-12 of the reach), their last world rotation.
+    rotations, points, last = settled
+    assert len(rotations) == chain.size and len(points) == chain.size + 1
+    assert all(abs(math.sqrt(sum(c * c for c in q)) - 1.0) <= 1e-12 for q in rotations)
+    assert points[0] == chain.points[0]
+    assert _near(points, chain.forward(rotations), 1e-12 * chain.reach)
+    assert max(abs(a - b) for a, b in zip(last, chain.world_rotations(rotations)[-1])) <= 1e-12
+
+
+_WHERE = st.sampled_from(["anywhere", "behind", "near the root", "beyond"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(bone_counts(1, 30), shapes, seeds, _WHERE, st.sampled_from(["cold", "warm", "tracking"]), st.booleans())
+def test_fabrik_settled_pose_is_forward_kinematics(n, shape, seed, where, start_kind, with_pole):
     from ikcore.solvers import fabrik
 
     rng = random.Random(seed)
-    start = [random_rotation(rng, 0.5) for _ in range(chain.size)] if warm else None
-    target = tuple(c + rng.uniform(-1.2, 1.2) * chain.reach for c in chain.points[0])
-    problem = _solve.make_problem(chain, target, "fabrik", start, None, 30, None, None,
-                                                      None, {})
+    chain = build_chain(rng, n, shape, "free")
+    reach, root = chain.reach, chain.points[0]
+    u = random_direction(rng)
+    if where == "behind":
+        # Straight back past the root along the first rest bone: bones turn near half a turn.
+        u = tuple(-c for c in chain.directions[0])
+        u = tuple(c + 1e-3 * rng.uniform(-1.0, 1.0) for c in u) if rng.random() < 0.5 else u
+    r = {"anywhere": rng.uniform(0.0, 1.0), "behind": rng.uniform(0.1, 0.9), "near the root": 1e-3,
+         "beyond": rng.uniform(1.0, 3.0)}[where] * reach
+    target = tuple(c + r * d for c, d in zip(root, u))
+    start = None
+    if start_kind == "warm":
+        start = [random_rotation(rng, rng.choice([0.3, math.pi])) for _ in range(n)]
+    elif start_kind == "tracking":
+        start = ikcore.solve(chain, tuple(c + 0.05 * reach * d for c, d in zip(target, random_direction(rng))),
+                             "fabrik").rotations
+    pole = tuple(c + reach * d for c, d in zip(root, random_direction(rng))) if with_pole else None
+    problem = _solve.make_problem(chain, target, "fabrik", start, None, None, None, None, pole, {})
     outcome = fabrik.run(problem)
-    if outcome.settled is not None:
-        assert outcome.settled == chain._settle(outcome.rotations)
-    # And the public result is what the plain verdict gives.
-    plain = _solve.judge(problem, "fabrik", outcome.rotations, outcome.iterations,
-                                               outcome.errors, outcome.stalled)
-    fast = ikcore.solve(chain, target, "fabrik", start=start, max_iterations=30)
-    assert (fast.positions, fast.rotations, fast.status, fast.errors) == (
-        plain.positions, plain.rotations, plain.status, plain.errors)
+    if outcome.settled is None:
+        # Only a start that meets the target already, returned as it is.
+        assert outcome.iterations == 0 and outcome.rotations == problem.start
+    else:
+        _check_settled(chain, outcome.settled)
+        assert _near(outcome.settled[0], outcome.rotations, 1e-12)
+    # The public result is that pose, with the verdict the plain forward kinematics would give.
+    fast = ikcore.solve(chain, target, "fabrik", start=start, pole=pole)
+    plain = _solve.judge(problem, "fabrik", outcome.rotations, outcome.iterations, outcome.errors,
+                         outcome.stalled)
+    assert fast.rotations == plain.rotations or _near(fast.rotations, plain.rotations, 1e-12)
+    assert _near(fast.positions, plain.positions, 1e-12 * reach)
+    assert (fast.status, fast.iterations) == (plain.status, plain.iterations)
+    assert abs(fast.error - plain.error) <= 1e-12 * reach
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains(max_bones=6, limits=False), seeds, st.floats(-10.0, -1.0), st.booleans())
+def test_fabrik_settled_pose_where_bones_turn_nearly_half_a_turn(chain, seed, log_turn, warm):
+    # Every bone turned a half turn less 10 ** log_turn radians from its reference pose: the arc's
+    # axis is a small difference there, and the settled pose must still be forward kinematics.
+    from ikcore.solvers import fabrik
+    from ikcore.solvers._pose import Pose
+
+    rng = random.Random(seed)
+    ref = Pose(chain, [random_rotation(rng) for _ in range(chain.size)]) if warm else None
+    xs, ys, zs = list(chain.points[0][:1]), [chain.points[0][1]], [chain.points[0][2]]
+    delta = 10.0 ** log_turn
+    for i, length in enumerate(chain.lengths):
+        if ref is None:
+            s = chain.directions[i]
+        else:
+            s = tuple((ref_c[i + 1] - ref_c[i]) / length for ref_c in (ref.xs, ref.ys, ref.zs))
+        # b: -s turned by delta toward a direction across s.
+        across = rot.rotate(rot.from_axis_angle(s, rng.uniform(0.0, 2.0 * math.pi)), rot.perpendicular(s))
+        b = tuple(-c * math.cos(delta) + p * math.sin(delta) for c, p in zip(s, across))
+        xs.append(xs[-1] + length * b[0])
+        ys.append(ys[-1] + length * b[1])
+        zs.append(zs[-1] + length * b[2])
+    rotations, settled = fabrik._settled(chain, ref, xs, ys, zs)
+    _check_settled(chain, settled)
+    assert _near(settled[0], rotations, 1e-12)
