@@ -37,13 +37,18 @@ class Problem:
         A world point hinting the bend plane and side.
     options : dict
         The method's options, defaults filled in.
+    frames : tuple or None
+        ``(worlds, points)``: the world rotations ``R_i`` and the points of the
+        ``start`` pose, when a previous verdict computed them (a warm start
+        from it); ``None`` otherwise. :meth:`~ikcore.solvers._pose.Pose.of`
+        takes them instead of running forward kinematics again.
     """
 
     __slots__ = ("chain", "target", "start", "tolerance", "max_iterations", "orientation",
-                 "orientation_tolerance", "pole", "options")
+                 "orientation_tolerance", "pole", "options", "frames")
 
     def __init__(self, chain, target, start, tolerance, max_iterations, orientation=None,
-                 orientation_tolerance=1e-3, pole=None, options=None):
+                 orientation_tolerance=1e-3, pole=None, options=None, frames=None):
         self.chain = chain
         self.target = target
         self.start = start
@@ -53,6 +58,7 @@ class Problem:
         self.orientation_tolerance = orientation_tolerance
         self.pole = pole
         self.options = options or {}
+        self.frames = frames
 
 
 class Outcome:
@@ -70,20 +76,25 @@ class Outcome:
         True when the solver stopped because progress stopped (not because it
         converged or ran out of iterations).
     settled : tuple or None
-        Optional, for a chain without limits: ``chain._settle(rotations)``
-        (unit rotations, points, last world rotation) when the solver computed
-        it along with the rotations, by the very same arithmetic; the verdict
-        then takes it instead of running forward kinematics again.
+        Optional: ``chain._settle(rotations)`` for a chain without limits,
+        ``chain._judge(rotations)`` for one with them (unit rotations within the
+        limits, points, last world rotation), when the solver computed it
+        along the way; the verdict then takes it instead of running forward
+        kinematics again.
+    worlds : list or None
+        Optional, with ``settled``: its world rotations ``R_i`` (the
+        ``worlds`` list of ``chain._judge`` or ``chain._settle``).
     """
 
-    __slots__ = ("rotations", "iterations", "errors", "stalled", "settled")
+    __slots__ = ("rotations", "iterations", "errors", "stalled", "settled", "worlds")
 
-    def __init__(self, rotations, iterations, errors, stalled=False, settled=None):
+    def __init__(self, rotations, iterations, errors, stalled=False, settled=None, worlds=None):
         self.rotations = rotations
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
         self.settled = settled
+        self.worlds = worlds
 
 
 def read_options(method, given, spec):

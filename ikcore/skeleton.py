@@ -102,11 +102,13 @@ class Node:
         # Invariant: a dirty node's whole subtree is dirty, so the walk stops at
         # dirty nodes and marking costs only what was clean.
         self._dirty = True
-        stack = [c for c in self.children if not c._dirty]
+        stack = [self]
+        pop, push = stack.pop, stack.append
         while stack:
-            n = stack.pop()
-            n._dirty = True
-            stack.extend(c for c in n.children if not c._dirty)
+            for c in pop().children:
+                if not c._dirty:
+                    c._dirty = True
+                    push(c)
 
     @property
     def world_position(self):
@@ -346,8 +348,9 @@ class BoundChain:
         self._free = Chain(chain.points) if chain.limited else chain
         self.chain = chain
         self.solution = None
-        # (chain, rotations) of the last solve's verdict, written into the nodes: a warm start
-        # from them needs no checks (see solve()).
+        # (chain, rotations, frames) of the last solve's verdict, written into the nodes: a warm
+        # start from them needs no checks, nor forward kinematics when the verdict kept its
+        # frames (see solve()).
         self._judged = None
         for node in nodes:
             node.chain = self
@@ -444,13 +447,14 @@ class BoundChain:
         if start is None and last is not None and last[0] is chain and all(
                 n.rotation is q for n, q in zip(self.nodes, last[1])):
             # A warm start straight from the last verdict on this chain: unit and within the limits.
-            sol = _solve_from_judged(chain, target, method, last[1], orientation=orientation, pole=pole, **options)
+            sol = _solve_from_judged(chain, target, method, last[1], frames=last[2], orientation=orientation,
+                                     pole=pole, **options)
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
         # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
         sol.positions = self._pose(sol.rotations)
-        self._judged = (chain, tuple(sol.rotations))
+        self._judged = (chain, tuple(sol.rotations), sol.frames)
         self.solution = sol
         return sol
 

@@ -233,7 +233,7 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
     tol = problem.tolerance
     pole = problem.pole
     sqrt = math.sqrt
-    ref = Pose(chain, problem.start)
+    ref = Pose.of(problem)
     xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
     error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     errors = [error]

@@ -101,8 +101,12 @@ def run(problem):
     if all(row[0] == FREE for row in table):
         return _run_free(problem)
     if normal is not None and all(row[6] for row in table):
-        # Hinges without range limits about one axis: the free solve, in their plane.
-        return _run_free(problem, normal)
+        # Hinges without range limits about one axis: the free solve, in their plane. Its settled
+        # pose is the free chain's; the verdict still clamps to the hinges (rounding moves the
+        # rotations a hair off their axes).
+        outcome = _run_free(problem, normal)
+        outcome.settled = None
+        return outcome
     if cones is not None:
         return _fabrik_cones.run(problem, table, cones, _rotations, problem.options.get("max_restarts"),
                                  _WINDOW, _RATE, _PATIENCE, _KICK, _SEED, _COLLINEAR)
@@ -333,7 +337,7 @@ def _run_limited(problem, table, normal):
     tx, ty, tz = target = problem.target
     tol = problem.tolerance
     pole = problem.pole
-    pose = Pose(chain, problem.start)
+    pose = Pose.of(problem)
     error = pose.error(target)
     errors = [error]
     if error <= tol:

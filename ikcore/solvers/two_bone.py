@@ -87,7 +87,8 @@ def run(problem):
     l1, l2 = chain.lengths
     d0, d1 = chain.directions
     q0, q1 = problem.start
-    start = chain._forward([q0, q1])
+    # The start's points: a warm start's verdict kept them.
+    start = chain._forward([q0, q1]) if problem.frames is None else problem.frames[1]
     knee, tip = start[1], start[2]
     target = problem.target
     eps = 1e-9 * chain.reach
@@ -116,12 +117,12 @@ def run(problem):
     r0 = rot.normalize(rot.multiply(rot.between(rot.rotate(q0, d0), b0), q0))
     lower = rot.rotate(rot.conjugate(r0), b1)
     r1 = rot.normalize(rot.multiply(rot.between(rot.rotate(q1, d1), lower), q1))
-    rotations = [r0, r1]
-    if chain.limited:
-        rotations = chain.clamp(rotations)
-    end = chain._forward(rotations)[2]
-    error = math.dist(end, target)
+    # The verdict's own check (clamped to the limits, forward kinematics), done here: the error
+    # after the limits says whether they stopped the closed form, and the verdict takes it as is.
+    worlds = []
+    settled = chain._judge([r0, r1], worlds) if chain.limited else chain._settle([r0, r1], worlds)
+    error = math.dist(settled[1][2], target)
     # Only limits can keep the closed form from its best pose; then progress is at a wall.
     best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
     stalled = chain.limited and error > max(problem.tolerance, best + eps)
-    return Outcome(rotations, 1, [math.dist(tip, target), error], stalled)
+    return Outcome(settled[0], 1, [math.dist(tip, target), error], stalled, settled, worlds)
