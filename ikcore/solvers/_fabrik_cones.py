@@ -300,4 +300,40 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
         passes.forward(xs, ys, zs)
         if sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2) <= max(best, tol):
             bxs, bys, bzs = xs, ys, zs
-    return Outcome(rotations_from(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
+    worlds = []
+    rotations = rotations_from(chain, ref, bxs, bys, bzs, worlds)
+    settled = settle(chain, rotations, worlds, bxs, bys, bzs)
+    return Outcome(rotations, iterations, errors, stalled, settled, worlds if settled else None)
+
+
+def settle(chain, rotations, worlds, xs, ys, zs):
+    """The verdict's ``(unit rotations, points, last world rotation)`` for the cone chain's
+    ``rotations``, from the pass that made them: the points they were built from and their world
+    rotations ``worlds``, instead of forward kinematics once more. ``None`` (the verdict then
+    clamps and runs forward kinematics itself) where a rotation fails the limits' own test of
+    :meth:`ikcore.Chain._judge` (a bone left on its cone's rim by rounding) or an arc lost
+    precision (a ``None`` in ``worlds``).
+
+    The points equal ``chain.forward(rotations)`` to rounding: each ``R_i d_i`` is bone ``i``'s
+    direction, which the arc was built to give (``tests/core/test_warm_frames.py`` holds the bound).
+    """
+    if None in worlds:
+        return None
+    units = []
+    append = units.append
+    sqrt = math.sqrt
+    for (qw, qx, qy, qz), (c, inside), (bx, by, bz) in zip(rotations, chain._cones, chain.directions):
+        n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+        qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
+        if c is not None:
+            if inside is None:
+                return None
+            # BallSocket.clamp's no-op test, as the verdict makes it: the bone turned by q in its cone.
+            tx = 2.0 * (qy * bz - qz * by)
+            ty = 2.0 * (qz * bx - qx * bz)
+            tz = 2.0 * (qx * by - qy * bx)
+            if not (bx * (bx + qw * tx + (qy * tz - qz * ty)) + by * (by + qw * ty + (qz * tx - qx * tz))
+                    + bz * (bz + qw * tz + (qx * ty - qy * tx))) >= inside:
+                return None
+        append((qw, qx, qy, qz))
+    return units, list(zip(xs, ys, zs)), worlds[-1]

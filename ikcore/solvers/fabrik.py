@@ -255,16 +255,18 @@ def _run_free(problem, normal=None):
     return Outcome(rotations, iterations, errors, stalled, settled)
 
 
-def _rotations(chain, ref, xs, ys, zs):
+def _rotations(chain, ref, xs, ys, zs, worlds=None):
     """Local rotations putting the free chain's bones along the points' bones.
 
     World ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``S_i`` the bone direction
     and world rotation of ``ref`` (the rest pose when ``None``) and ``b_i`` the
     wanted direction; ``q_i = R_{i-1}^{-1} R_i``. The arc between unit vectors
-    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``.
+    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``. With a list ``worlds`` and a
+    ``ref``, each ``R_i`` is appended to it, or ``None`` where the arc loses
+    precision (``1 + s.b < 1e-8``: the bone turned within 1e-4 rad of a half turn).
     """
     if ref is not None:
-        return _rotations_from(chain, ref, xs, ys, zs)
+        return _rotations_from(chain, ref, xs, ys, zs, worlds)
     out = []
     append = out.append
     sqrt = math.sqrt
@@ -297,7 +299,7 @@ def _settled(chain, ref, xs, ys, zs):
     return rotations, chain._settle(rotations)
 
 
-def _rotations_from(chain, ref, xs, ys, zs):
+def _rotations_from(chain, ref, xs, ys, zs, worlds=None):
     # _rotations with a reference pose other than rest.
     out = []
     append = out.append
@@ -322,6 +324,8 @@ def _rotations_from(chain, ref, xs, ys, zs):
                           aw * cx + ax * cw + ay * cz - az * cy,
                           aw * cy - ax * cz + ay * cw + az * cx,
                           aw * cz + ax * cy - ay * cx + az * cw)
+        if worlds is not None:
+            worlds.append((aw, ax, ay, az) if e >= 1e-8 else None)
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,

@@ -69,3 +69,35 @@ def test_two_bone_warm_start_from_frames_is_the_plain_solve(seed, pole):
         assert (sol.rotations, sol.status, sol.errors) == (plain.rotations, plain.status, plain.errors)
         assert max(chain.violations(sol.rotations)) <= 1e-12
         assert sol.frames[1] == chain._forward(sol.rotations)
+
+
+def _tentacle(bones, cone, base, lean):
+    points = [(0.0, 0.0, 0.0)]
+    for i in range(bones):
+        points.append((0.0, points[-1][1] + 0.14 * (1.0 - 0.45 * i / bones), 0.0))
+    chain = ikcore.Chain(points, [ikcore.BallSocket(cone_deg=base)] + [ikcore.BallSocket(cone_deg=cone)] * (bones - 1))
+    return chain, [rot.from_axis_angle((0.0, 0.0, 1.0), lean)] * bones
+
+
+@settings(max_examples=40)
+@given(st.integers(2, 24), st.floats(5.0, 60.0), st.floats(10.0, 170.0), st.floats(-0.2, 0.2),
+       st.integers(0, 2**32 - 1))
+def test_cone_chain_verdict_from_its_own_points(bones, cone, base, lean, seed):
+    # A cone chain's verdict takes the points its rotations were built from (no forward kinematics):
+    # they are forward kinematics' own to rounding, the rotations unit and within every cone, and a
+    # warm start tracks from them frame to frame.
+    rng = random.Random(seed)
+    chain, start = _tentacle(bones, cone, base, lean)
+    start = chain.clamp(start)
+    frames = None
+    for frame in range(6):
+        target = _target(chain, rng, 0.9)
+        if frames is None:
+            sol = ikcore.solve(chain, target, "fabrik", start=start, max_iterations=3)
+        else:
+            sol = _solve.solve_from_judged(chain, target, "fabrik", start, frames=frames, max_iterations=3)
+        for p, f in zip(sol.positions, chain.forward(sol.rotations)):
+            assert max(abs(a - b) for a, b in zip(p, f)) <= 1e-12 * chain.reach
+        assert max(abs(sum(c * c for c in q) - 1.0) for q in sol.rotations) <= 1e-12
+        assert max(chain.violations(sol.rotations)) <= 1e-12
+        start, frames = sol.rotations, sol.frames
