@@ -429,13 +429,15 @@ class BoundChain:
         IKError
             Any invalid input; the chain keeps its pose.
         """
-        target = check_point(target, "target")
-        if orientation is not None:
-            orientation = check_quaternion(orientation, "orientation")
-        if pole is not None:
-            pole = check_point(pole, "pole")
-        (px, py, pz), (qw, qx, qy, qz) = self.parent_transform()
+        frame = None
         if not local:
+            # Local values are checked by the solve itself, under the same names.
+            target = check_point(target, "target")
+            if orientation is not None:
+                orientation = check_quaternion(orientation, "orientation")
+            if pole is not None:
+                pole = check_point(pole, "pole")
+            frame = (px, py, pz), (qw, qx, qy, qz) = self.parent_transform()
             inv = (qw, -qx, -qy, -qz)
             target = rot.rotate(inv, (target[0] - px, target[1] - py, target[2] - pz))
             if pole is not None:
@@ -453,7 +455,7 @@ class BoundChain:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
         # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
-        sol.positions = self._pose(sol.rotations)
+        sol.positions = self._pose(sol.rotations, frame)
         self._judged = (chain, tuple(sol.rotations), sol.frames)
         self.solution = sol
         return sol
@@ -470,12 +472,12 @@ class BoundChain:
         self._write([rot.IDENTITY] * self.chain.size)
         self.solution = None
 
-    def _pose(self, rotations):
+    def _pose(self, rotations, frame=None):
         # Write the rotations and refresh the chain's world transforms in one pass,
-        # root to tip (the parent is clean: parent_transform() refreshes it). Nodes
-        # hanging from the chain's nodes but not part of it are marked dirty.
-        # Returns the world points.
-        (px, py, pz), (rw, rx, ry, rz) = self.parent_transform()
+        # root to tip (the parent is clean: parent_transform() refreshes it, unless
+        # the caller did and passes its ``frame``). Nodes hanging from the chain's
+        # nodes but not part of it are marked dirty. Returns the world points.
+        (px, py, pz), (rw, rx, ry, rz) = frame or self.parent_transform()
         out = []
         nodes = self.nodes
         last = len(nodes) - 1
