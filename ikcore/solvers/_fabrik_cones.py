@@ -50,6 +50,9 @@ from ._pose import Pose, Progress
 SPREAD = 0.05
 # Rest directions within this of parallel count as one line.
 _PARALLEL = 1e-12
+# A bend's cosine this far inside its cone's rim passes the verdict's cone test whatever the
+# rounding of the rotations (see settle()).
+_RIM = 1e-9
 
 
 class Passes:
@@ -307,33 +310,29 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
 
 
 def settle(chain, rotations, worlds, xs, ys, zs):
-    """The verdict's ``(unit rotations, points, last world rotation)`` for the cone chain's
+    """The verdict's ``(rotations, points, last world rotation)`` for the cone chain's
     ``rotations``, from the pass that made them: the points they were built from and their world
     rotations ``worlds``, instead of forward kinematics once more. ``None`` (the verdict then
-    clamps and runs forward kinematics itself) where a rotation fails the limits' own test of
-    :meth:`ikcore.Chain._judge` (a bone left on its cone's rim by rounding) or an arc lost
-    precision (a ``None`` in ``worlds``).
+    normalises, clamps and runs forward kinematics itself) where an arc lost precision (a ``None``
+    in ``worlds``) or a bend comes within :data:`_RIM` of its cone's rim.
 
-    The points equal ``chain.forward(rotations)`` to rounding: each ``R_i d_i`` is bone ``i``'s
-    direction, which the arc was built to give (``tests/core/test_warm_frames.py`` holds the bound).
+    Why that is the verdict's own result, to rounding: each rotation is a product of unit
+    quaternions, and ``R_i d_i`` is bone ``i``'s direction ``b_i``, which the arc was built to give
+    (to about ``1e-12``, the arcs' worst rounding above the precision cut), so the points are
+    ``chain.forward(rotations)``; on a straight rest line joint ``i``'s swing is the angle between
+    ``b_{i-1}`` (``d_0`` for the root) and ``b_i``, so a bend clear of the rim by :data:`_RIM` in
+    its cosine passes the verdict's cone test ``d . (q d) >= cos(cone) + 1e-15`` whatever those
+    last digits (``tests/core/test_warm_frames.py`` holds both).
     """
     if None in worlds:
         return None
-    units = []
-    append = units.append
     sqrt = math.sqrt
-    for (qw, qx, qy, qz), (c, inside), (bx, by, bz) in zip(rotations, chain._cones, chain.directions):
-        n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
-        qw, qx, qy, qz = qw / n, qx / n, qy / n, qz / n
-        if c is not None:
-            if inside is None:
-                return None
-            # BallSocket.clamp's no-op test, as the verdict makes it: the bone turned by q in its cone.
-            tx = 2.0 * (qy * bz - qz * by)
-            ty = 2.0 * (qz * bx - qx * bz)
-            tz = 2.0 * (qx * by - qy * bx)
-            if not (bx * (bx + qw * tx + (qy * tz - qz * ty)) + by * (by + qw * ty + (qz * tx - qx * tz))
-                    + bz * (bz + qw * tz + (qx * ty - qy * tx))) >= inside:
-                return None
-        append((qw, qx, qy, qz))
-    return units, list(zip(xs, ys, zs)), worlds[-1]
+    ax, ay, az = chain.directions[0]
+    x0, y0, z0 = xs[0], ys[0], zs[0]
+    for (c, inside), length, x1, y1, z1 in zip(chain._cones, chain.lengths, xs[1:], ys[1:], zs[1:]):
+        k = 1.0 / length
+        bx, by, bz = (x1 - x0) * k, (y1 - y0) * k, (z1 - z0) * k
+        if c is not None and not (inside is not None and ax * bx + ay * by + az * bz >= inside + _RIM):
+            return None
+        ax, ay, az, x0, y0, z0 = bx, by, bz, x1, y1, z1
+    return rotations, list(zip(xs, ys, zs)), worlds[-1]

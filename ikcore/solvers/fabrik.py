@@ -262,8 +262,9 @@ def _rotations(chain, ref, xs, ys, zs, worlds=None):
     and world rotation of ``ref`` (the rest pose when ``None``) and ``b_i`` the
     wanted direction; ``q_i = R_{i-1}^{-1} R_i``. The arc between unit vectors
     is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``. With a list ``worlds`` and a
-    ``ref``, each ``R_i`` is appended to it, or ``None`` where the arc loses
-    precision (``1 + s.b < 1e-8``: the bone turned within 1e-4 rad of a half turn).
+    ``ref``, each ``R_i`` is normalised and appended to it, or ``None`` where the
+    arc loses precision (``1 + s.b < 1e-8``: the bone turned within 1e-4 rad of
+    a half turn).
     """
     if ref is not None:
         return _rotations_from(chain, ref, xs, ys, zs, worlds)
@@ -325,6 +326,9 @@ def _rotations_from(chain, ref, xs, ys, zs, worlds=None):
                           aw * cy - ax * cz + ay * cw + az * cx,
                           aw * cz + ax * cy - ay * cx + az * cw)
         if worlds is not None:
+            # Unit: the next frame's warm start turns these again, and norms must not drift.
+            k = 1.0 / sqrt(aw * aw + ax * ax + ay * ay + az * az)
+            aw, ax, ay, az = aw * k, ax * k, ay * k, az * k
             worlds.append((aw, ax, ay, az) if e >= 1e-8 else None)
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
