@@ -133,10 +133,11 @@ class Chain:
             out.append((px, py, pz))
         return out
 
-    def _settle(self, qs):
+    def _settle(self, qs, worlds=None):
         """Normalise ``qs`` and run forward kinematics in one pass (internal, hot).
 
-        Returns the unit rotations, the points and the last world rotation.
+        Returns the unit rotations, the points and the last world rotation;
+        with a list ``worlds``, each world rotation ``R_i`` is appended to it.
         """
         px, py, pz = self.points[0]
         out = [(px, py, pz)]
@@ -153,6 +154,8 @@ class Chain:
                               rw * qx + rx * qw + ry * qz - rz * qy,
                               rw * qy - rx * qz + ry * qw + rz * qx,
                               rw * qz + rx * qy - ry * qx + rz * qw)
+            if worlds is not None:
+                worlds.append((rw, rx, ry, rz))
             tx = 2.0 * (ry * vz - rz * vy)
             ty = 2.0 * (rz * vx - rx * vz)
             tz = 2.0 * (rx * vy - ry * vx)
@@ -162,13 +165,15 @@ class Chain:
             out.append((px, py, pz))
         return units, out, (rw, rx, ry, rz)
 
-    def _judge(self, qs):
+    def _judge(self, qs, worlds=None):
         """``_settle(clamp([normalize(q) for q in qs]))`` in one pass (internal, hot).
 
         Bitwise the same as that composition: the same arithmetic in the same
         order, inlined for free joints and for twist-free cones the rotation
         already keeps within (the common cases), the constraint's own
-        :meth:`clamp` otherwise.
+        :meth:`clamp` otherwise. With a list ``worlds``, each world rotation
+        ``R_i`` is appended to it (a warm start's pose, see
+        :meth:`ikcore.solvers._pose.Pose.of`).
         """
         px, py, pz = self.points[0]
         out = [(px, py, pz)]
@@ -207,6 +212,8 @@ class Chain:
                               rw * qx + rx * qw + ry * qz - rz * qy,
                               rw * qy - rx * qz + ry * qw + rz * qx,
                               rw * qz + rx * qy - ry * qx + rz * qw)
+            if worlds is not None:
+                worlds.append((rw, rx, ry, rz))
             tx = 2.0 * (ry * vz - rz * vy)
             ty = 2.0 * (rz * vx - rx * vz)
             tz = 2.0 * (rx * vy - ry * vx)

@@ -37,13 +37,18 @@ class Problem:
         A world point hinting the bend plane and side.
     options : dict
         The method's options, defaults filled in.
+    frames : tuple or None
+        ``(worlds, points)``: the world rotations ``R_i`` and the points of the
+        ``start`` pose, when a previous verdict computed them (a warm start
+        from it); ``None`` otherwise. :meth:`~ikcore.solvers._pose.Pose.of`
+        takes them instead of running forward kinematics again.
     """
 
     __slots__ = ("chain", "target", "start", "tolerance", "max_iterations", "orientation",
-                 "orientation_tolerance", "pole", "options")
+                 "orientation_tolerance", "pole", "options", "frames")
 
     def __init__(self, chain, target, start, tolerance, max_iterations, orientation=None,
-                 orientation_tolerance=1e-3, pole=None, options=None):
+                 orientation_tolerance=1e-3, pole=None, options=None, frames=None):
         self.chain = chain
         self.target = target
         self.start = start
@@ -53,6 +58,7 @@ class Problem:
         self.orientation_tolerance = orientation_tolerance
         self.pole = pole
         self.options = options or {}
+        self.frames = frames
 
 
 class Outcome:
@@ -70,22 +76,28 @@ class Outcome:
         True when the solver stopped because progress stopped (not because it
         converged or ran out of iterations).
     settled : tuple or None
-        Optional, for a chain without limits: ``(rotations, points, last)``,
-        unit rotations (within ``1e-12``), their ``N + 1`` points and the last
-        world rotation, which the verdict takes as they are instead of running
-        forward kinematics again. The solver vouches that the points are
-        ``chain.forward(rotations)`` to rounding, within ``1e-12 x reach``
-        (``chain._settle(rotations)`` is such a tuple, exactly).
+        Optional: ``(rotations, points, last)``, unit rotations (within
+        ``1e-12``; within the limits for a chain with them), their ``N + 1``
+        points and the last world rotation, when the solver had them along the
+        way; the verdict takes them as they are instead of running forward
+        kinematics (and the limits) again. The solver vouches that the points
+        are ``chain.forward(rotations)`` to rounding, within ``1e-12 x reach``:
+        ``chain._settle(rotations)`` for a chain without limits and
+        ``chain._judge(rotations)`` for one with them are such tuples, exactly.
+    worlds : list or None
+        Optional, with ``settled``: its world rotations ``R_i`` (the
+        ``worlds`` list of ``chain._judge`` or ``chain._settle``).
     """
 
-    __slots__ = ("rotations", "iterations", "errors", "stalled", "settled")
+    __slots__ = ("rotations", "iterations", "errors", "stalled", "settled", "worlds")
 
-    def __init__(self, rotations, iterations, errors, stalled=False, settled=None):
+    def __init__(self, rotations, iterations, errors, stalled=False, settled=None, worlds=None):
         self.rotations = rotations
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
         self.settled = settled
+        self.worlds = worlds
 
 
 def read_options(method, given, spec):

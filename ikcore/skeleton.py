@@ -102,11 +102,13 @@ class Node:
         # Invariant: a dirty node's whole subtree is dirty, so the walk stops at
         # dirty nodes and marking costs only what was clean.
         self._dirty = True
-        stack = [c for c in self.children if not c._dirty]
+        stack = [self]
+        pop, push = stack.pop, stack.append
         while stack:
-            n = stack.pop()
-            n._dirty = True
-            stack.extend(c for c in n.children if not c._dirty)
+            for c in pop().children:
+                if not c._dirty:
+                    c._dirty = True
+                    push(c)
 
     @property
     def world_position(self):
@@ -346,8 +348,9 @@ class BoundChain:
         self._free = Chain(chain.points) if chain.limited else chain
         self.chain = chain
         self.solution = None
-        # (chain, rotations) of the last solve's verdict, written into the nodes: a warm start
-        # from them needs no checks (see solve()).
+        # (chain, rotations, frames) of the last solve's verdict, written into the nodes: a warm
+        # start from them needs no checks, nor forward kinematics when the verdict kept its
+        # frames (see solve()).
         self._judged = None
         for node in nodes:
             node.chain = self
@@ -426,13 +429,15 @@ class BoundChain:
         IKError
             Any invalid input; the chain keeps its pose.
         """
-        target = check_point(target, "target")
-        if orientation is not None:
-            orientation = check_quaternion(orientation, "orientation")
-        if pole is not None:
-            pole = check_point(pole, "pole")
-        (px, py, pz), (qw, qx, qy, qz) = self.parent_transform()
+        frame = None
         if not local:
+            # Local values are checked by the solve itself, under the same names.
+            target = check_point(target, "target")
+            if orientation is not None:
+                orientation = check_quaternion(orientation, "orientation")
+            if pole is not None:
+                pole = check_point(pole, "pole")
+            frame = (px, py, pz), (qw, qx, qy, qz) = self.parent_transform()
             inv = (qw, -qx, -qy, -qz)
             target = rot.rotate(inv, (target[0] - px, target[1] - py, target[2] - pz))
             if pole is not None:
@@ -444,13 +449,14 @@ class BoundChain:
         if start is None and last is not None and last[0] is chain and all(
                 n.rotation is q for n, q in zip(self.nodes, last[1])):
             # A warm start straight from the last verdict on this chain: unit and within the limits.
-            sol = _solve_from_judged(chain, target, method, last[1], orientation=orientation, pole=pole, **options)
+            sol = _solve_from_judged(chain, target, method, last[1], frames=last[2], orientation=orientation,
+                                     pole=pole, **options)
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
         # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
-        sol.positions = self._pose(sol.rotations)
-        self._judged = (chain, tuple(sol.rotations))
+        sol.positions = self._pose(sol.rotations, frame)
+        self._judged = (chain, tuple(sol.rotations), sol.frames)
         self.solution = sol
         return sol
 
@@ -466,12 +472,12 @@ class BoundChain:
         self._write([rot.IDENTITY] * self.chain.size)
         self.solution = None
 
-    def _pose(self, rotations):
+    def _pose(self, rotations, frame=None):
         # Write the rotations and refresh the chain's world transforms in one pass,
-        # root to tip (the parent is clean: parent_transform() refreshes it). Nodes
-        # hanging from the chain's nodes but not part of it are marked dirty.
-        # Returns the world points.
-        (px, py, pz), (rw, rx, ry, rz) = self.parent_transform()
+        # root to tip (the parent is clean: parent_transform() refreshes it, unless
+        # the caller did and passes its ``frame``). Nodes hanging from the chain's
+        # nodes but not part of it are marked dirty. Returns the world points.
+        (px, py, pz), (rw, rx, ry, rz) = frame or self.parent_transform()
         out = []
         nodes = self.nodes
         last = len(nodes) - 1

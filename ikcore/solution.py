@@ -35,10 +35,14 @@ class Solution:
         The starting error, then the error after each iteration; the last
         entry equals ``error``.
     method : str
+    frames : tuple or None
+        Internal: for a warm start from this Solution, the world rotations
+        ``R_i`` and points of its rotations in the chain's frame, when the
+        verdict kept them (see :class:`ikcore.skeleton.BoundChain`).
     """
 
     __slots__ = ("positions", "rotations", "status", "iterations", "error", "orientation_error",
-                 "errors", "method")
+                 "errors", "method", "frames")
 
     def __init__(self, positions, rotations, status, iterations, error, orientation_error, errors,
                  method):
@@ -50,6 +54,7 @@ class Solution:
         self.orientation_error = orientation_error
         self.errors = errors
         self.method = method
+        self.frames = None
 
     @property
     def converged(self):

@@ -33,7 +33,7 @@ def solver_module(method):
 
 
 def make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
-                 orientation_tolerance, pole, method_options, judged=False):
+                 orientation_tolerance, pole, method_options, judged=False, frames=None):
     """Validate a solve request into a :class:`~ikcore.problem.Problem`.
 
     With ``judged``, ``start`` is the ``rotations`` of a :class:`Solution` that
@@ -41,10 +41,11 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
     vouches for it, as :class:`ikcore.skeleton.BoundChain` does for a warm
     start): they are unit and within the limits already, so they are taken as
     they are instead of being checked and clamped again (which would move them
-    by rounding only).
+    by rounding only). ``frames``, with ``judged`` only, is that verdict's
+    ``(world rotations, points)`` of ``start`` (see :attr:`Problem.frames`).
     """
     if (start is None and tolerance is None and max_iterations is None and orientation is None
-            and orientation_tolerance is None and pole is None and not method_options):
+            and orientation_tolerance is None and pole is None and not method_options and not judged):
         problem = _plain_problem(chain, target, method)
         if problem is not None:
             return problem
@@ -80,7 +81,7 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
     if hasattr(module, "check_problem"):
         module.check_problem(chain, orientation, options)
     return Problem(chain, target, start, tolerance, max_iterations, orientation,
-                   orientation_tolerance, pole, options)
+                   orientation_tolerance, pole, options, frames if judged else None)
 
 
 def _plain_problem(chain, target, method):
@@ -161,35 +162,40 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
                  outcome.settled)
 
 
-def solve_from_judged(chain, target, method, start, *, tolerance=None, max_iterations=None, orientation=None,
-                      orientation_tolerance=None, pole=None, **method_options):
+def solve_from_judged(chain, target, method, start, *, frames=None, tolerance=None, max_iterations=None,
+                      orientation=None, orientation_tolerance=None, pole=None, **method_options):
     """:func:`solve` warm-started from ``start``, the rotations of a Solution :func:`solve` returned
-    for ``chain`` and unchanged since (internal: see ``judged`` in :func:`make_problem`)."""
+    for ``chain`` and unchanged since (internal: see ``judged`` and ``frames`` in :func:`make_problem`).
+    The Solution keeps its own frames for the next such call (``Solution.frames``)."""
     problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
-                           orientation_tolerance, pole, method_options, judged=True)
+                           orientation_tolerance, pole, method_options, judged=True, frames=frames)
     outcome = _modules[method].run(problem)
     return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
-                 outcome.settled)
+                 outcome.settled, outcome.worlds, keep_frames=True)
 
 
-def judge(problem, method, rotations, iterations, errors, stalled, settled=None):
+def judge(problem, method, rotations, iterations, errors, stalled, settled=None, worlds=None, keep_frames=False):
     """Turn a solver's raw result into an honest :class:`Solution`.
 
     The rotations are normalised and clamped to the limits once more (a no-op
     for a well-behaved solver, a guarantee for every caller), the positions are
     recomputed from them, and the status follows from the returned pose alone.
     ``settled`` (see :class:`~ikcore.problem.Outcome`) stands for that
-    recomputation on a chain without limits: unit rotations and their points
-    (forward kinematics to rounding), which the solver already had.
+    recomputation when the solver already had it (the points forward kinematics
+    to rounding), and ``worlds`` its world rotations if it kept them. With
+    ``keep_frames`` the Solution's ``frames`` hold the world rotations and
+    points of its rotations (``None`` when they were not kept).
     """
     chain = problem.chain
     # Normalised, clamped (limited chains) and run through forward kinematics in one pass.
-    if chain.limited:
-        rotations, positions, last = chain._judge(rotations)
-    elif settled is not None:
+    if settled is not None:
         rotations, positions, last = settled
     else:
-        rotations, positions, last = chain._settle(rotations)
+        worlds = [] if keep_frames else None
+        if chain.limited:
+            rotations, positions, last = chain._judge(rotations, worlds)
+        else:
+            rotations, positions, last = chain._settle(rotations, worlds)
     # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
     error = math.dist(positions[-1], problem.target)
     errors = list(errors) if errors else [error]
@@ -206,7 +212,10 @@ def judge(problem, method, rotations, iterations, errors, stalled, settled=None)
         status = STALLED
     else:
         status = MAX_ITERATIONS
-    return Solution(positions, rotations, status, iterations, error, orientation_error, errors, method)
+    solution = Solution(positions, rotations, status, iterations, error, orientation_error, errors, method)
+    if keep_frames and worlds is not None:
+        solution.frames = (worlds, positions)
+    return solution
 
 
 def reachable(chain, target):

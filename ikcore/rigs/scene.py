@@ -409,11 +409,10 @@ class Scene:
         for limb in self.limbs:
             nodes = limb.bound.nodes
             p = nodes[0]._p
+            # One record a call (extend is the loop's cost, not the unpacking).
             for node, tail in zip(nodes[1:], limb.bone_tails):
                 q = node._p
-                put(p)
-                put(q)
-                put(tail)
+                put((*p, *q, *tail))
                 p = q
         for p, q, radius, kind in self.extra_bones():
             put(p)
@@ -423,9 +422,7 @@ class Scene:
             for node, radius in zip(limb.bound.nodes, limb.joint_radii):
                 # The frame joint i's limits live in: its parent's (the last point: the last bone's).
                 parent = node.parent
-                put(node._p)
-                out.append(radius)
-                put(rot.IDENTITY if parent is None else parent._q)
+                put((*node._p, radius, *(rot.IDENTITY if parent is None else parent._q)))
         for target in self.targets.values():
             put(target.position)
             put(target.orientation or rot.IDENTITY)

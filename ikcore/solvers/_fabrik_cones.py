@@ -50,6 +50,9 @@ from ._pose import Pose, Progress
 SPREAD = 0.05
 # Rest directions within this of parallel count as one line.
 _PARALLEL = 1e-12
+# A bend's cosine this far inside its cone's rim passes the verdict's cone test whatever the
+# rounding of the rotations (see settle()).
+_RIM = 1e-9
 
 
 class Passes:
@@ -233,7 +236,7 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
     tol = problem.tolerance
     pole = problem.pole
     sqrt = math.sqrt
-    ref = Pose(chain, problem.start)
+    ref = Pose.of(problem)
     xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
     error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     errors = [error]
@@ -300,4 +303,36 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
         passes.forward(xs, ys, zs)
         if sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2) <= max(best, tol):
             bxs, bys, bzs = xs, ys, zs
-    return Outcome(rotations_from(chain, ref, bxs, bys, bzs), iterations, errors, stalled)
+    worlds = []
+    rotations = rotations_from(chain, ref, bxs, bys, bzs, worlds)
+    settled = settle(chain, rotations, worlds, bxs, bys, bzs)
+    return Outcome(rotations, iterations, errors, stalled, settled, worlds if settled else None)
+
+
+def settle(chain, rotations, worlds, xs, ys, zs):
+    """The verdict's ``(rotations, points, last world rotation)`` for the cone chain's
+    ``rotations``, from the pass that made them: the points they were built from and their world
+    rotations ``worlds``, instead of forward kinematics once more. ``None`` (the verdict then
+    normalises, clamps and runs forward kinematics itself) where an arc lost precision (a ``None``
+    in ``worlds``) or a bend comes within :data:`_RIM` of its cone's rim.
+
+    Why that is the verdict's own result, to rounding: each rotation is a product of unit
+    quaternions, and ``R_i d_i`` is bone ``i``'s direction ``b_i``, which the arc was built to give
+    (to about ``1e-12``, the arcs' worst rounding above the precision cut), so the points are
+    ``chain.forward(rotations)``; on a straight rest line joint ``i``'s swing is the angle between
+    ``b_{i-1}`` (``d_0`` for the root) and ``b_i``, so a bend clear of the rim by :data:`_RIM` in
+    its cosine passes the verdict's cone test ``d . (q d) >= cos(cone) + 1e-15`` whatever those
+    last digits (``tests/core/test_warm_frames.py`` holds both).
+    """
+    if None in worlds:
+        return None
+    sqrt = math.sqrt
+    ax, ay, az = chain.directions[0]
+    x0, y0, z0 = xs[0], ys[0], zs[0]
+    for (c, inside), length, x1, y1, z1 in zip(chain._cones, chain.lengths, xs[1:], ys[1:], zs[1:]):
+        k = 1.0 / length
+        bx, by, bz = (x1 - x0) * k, (y1 - y0) * k, (z1 - z0) * k
+        if c is not None and not (inside is not None and ax * bx + ay * by + az * bz >= inside + _RIM):
+            return None
+        ax, ay, az, x0, y0, z0 = bx, by, bz, x1, y1, z1
+    return rotations, list(zip(xs, ys, zs)), worlds[-1]

@@ -49,6 +49,21 @@ class Pose:
         self.xs, self.ys, self.zs = [0.0] * (n + 1), [0.0] * (n + 1), [0.0] * (n + 1)
         self.forward(chain)
 
+    @classmethod
+    def of(cls, problem):
+        """The pose of ``problem.start``: from ``problem.frames`` when a verdict
+        computed them (bitwise what :meth:`forward` would give: the verdict runs
+        the same arithmetic on the same unit rotations), else by forward kinematics."""
+        frames = problem.frames
+        if frames is None:
+            return cls(problem.chain, problem.start)
+        worlds, points = frames
+        pose = cls.__new__(cls)
+        pose.qw, pose.qx, pose.qy, pose.qz = map(list, zip(*problem.start))
+        pose.rw, pose.rx, pose.ry, pose.rz = map(list, zip(*worlds))
+        pose.xs, pose.ys, pose.zs = map(list, zip(*points))
+        return pose
+
     def forward(self, chain):
         """Recompute world rotations and points from the local rotations."""
         qw, qx, qy, qz = self.qw, self.qx, self.qy, self.qz

@@ -94,7 +94,7 @@ def run(problem):
     limited = any(row[0] != FREE for row in table)
     max_step = math.radians(problem.options.get("max_step_deg", 180.0))
     start = list(problem.start)
-    pose = Pose(chain, start)
+    pose = Pose.of(problem)
     error = pose.error(target)
     errors = [error]
     flip = limited and _limits.plane_normal(chain, table) is not None

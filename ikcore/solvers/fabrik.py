@@ -101,8 +101,12 @@ def run(problem):
     if all(row[0] == FREE for row in table):
         return _run_free(problem)
     if normal is not None and all(row[6] for row in table):
-        # Hinges without range limits about one axis: the free solve, in their plane.
-        return _run_free(problem, normal)
+        # Hinges without range limits about one axis: the free solve, in their plane. Its settled
+        # pose is the free chain's; the verdict still clamps to the hinges (rounding moves the
+        # rotations a hair off their axes).
+        outcome = _run_free(problem, normal)
+        outcome.settled = None
+        return outcome
     if cones is not None:
         return _fabrik_cones.run(problem, table, cones, _rotations, problem.options.get("max_restarts"),
                                  _WINDOW, _RATE, _PATIENCE, _KICK, _SEED, _COLLINEAR)
@@ -275,15 +279,17 @@ def _run_free(problem, normal=None):
     return Outcome(rotations, iterations, errors, stalled, settled)
 
 
-def _rotations(chain, ref, xs, ys, zs):
+def _rotations(chain, ref, xs, ys, zs, worlds=None):
     """Local rotations putting the free chain's bones along the points' bones.
 
     World ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``S_i`` the bone direction
     and world rotation of ``ref`` (the rest pose when ``None``) and ``b_i`` the
     wanted direction; ``q_i = R_{i-1}^{-1} R_i``. The arc between unit vectors
-    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``.
+    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``. With a list ``worlds`` and a
+    ``ref``, each ``R_i`` is normalised and appended to it, or ``None`` where the
+    arc loses precision (see ``_PRECISE_ARC``).
     """
-    return _arcs(chain, ref, xs, ys, zs)[0]
+    return _arcs(chain, ref, xs, ys, zs, worlds)[0]
 
 
 def _settled(chain, ref, xs, ys, zs):
@@ -311,7 +317,7 @@ def _settled(chain, ref, xs, ys, zs):
 _PRECISE_ARC = 1e-4
 
 
-def _arcs(chain, ref, xs, ys, zs):
+def _arcs(chain, ref, xs, ys, zs, worlds=None):
     """:func:`_rotations`, and the last world rotation ``R_{N-1}``, or ``None``
     when some bone's arc is imprecise (see ``_PRECISE_ARC``).
 
@@ -320,7 +326,7 @@ def _arcs(chain, ref, xs, ys, zs):
     so every rotation is unit to rounding even where rounding left ``|D| != L``.
     """
     if ref is not None:
-        return _arcs_from(chain, ref, xs, ys, zs)
+        return _arcs_from(chain, ref, xs, ys, zs, worlds)
     # One loop, the maths inlined: this runs once a solve, and at N = 10 a solve takes two iterations.
     out = []
     append = out.append
@@ -361,7 +367,7 @@ def _reversal_arc(sx, sy, sz, dx, dy, dz, e, length):
     return (0.0,) + rot.perpendicular((sx, sy, sz))
 
 
-def _arcs_from(chain, ref, xs, ys, zs):
+def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
     # _arcs with a reference pose other than rest: s_i from its points, then R_i = arc S_i.
     out = []
     append = out.append
@@ -388,6 +394,11 @@ def _arcs_from(chain, ref, xs, ys, zs):
                           aw * cx + ax * cw + ay * cz - az * cy,
                           aw * cy - ax * cz + ay * cw + az * cx,
                           aw * cz + ax * cy - ay * cx + az * cw)
+        if worlds is not None:
+            # Unit: the next frame's warm start turns these again, and norms must not drift.
+            k = 1.0 / sqrt(aw * aw + ax * ax + ay * ay + az * az)
+            aw, ax, ay, az = aw * k, ax * k, ay * k, az * k
+            worlds.append((aw, ax, ay, az) if e > _PRECISE_ARC * length else None)
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,
@@ -403,7 +414,7 @@ def _run_limited(problem, table, normal):
     tx, ty, tz = target = problem.target
     tol = problem.tolerance
     pole = problem.pole
-    pose = Pose(chain, problem.start)
+    pose = Pose.of(problem)
     error = pose.error(target)
     errors = [error]
     if error <= tol:

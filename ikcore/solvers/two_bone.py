@@ -80,6 +80,45 @@ def _bend_direction(u, root, knee, tip, rest, pole, eps):
     return rot.perpendicular(u)
 
 
+def _turn(q, d, b):
+    """``normalize(between(rotate(q, d), b) q)``: ``q`` turned by the shortest arc taking its bone
+    direction ``q d`` onto ``b`` (twist kept), with :mod:`ikcore.rotation`'s arithmetic inlined
+    (bitwise the same; the hot path of every leg of the spider)."""
+    qw, qx, qy, qz = q
+    vx, vy, vz = d
+    # u = rotate(q, d)
+    tx = 2.0 * (qy * vz - qz * vy)
+    ty = 2.0 * (qz * vx - qx * vz)
+    tz = 2.0 * (qx * vy - qy * vx)
+    ux = vx + qw * tx + (qy * tz - qz * ty)
+    uy = vy + qw * ty + (qz * tx - qx * tz)
+    uz = vz + qw * tz + (qx * ty - qy * tx)
+    aw, ax, ay, az = _arc(ux, uy, uz, b)
+    # multiply(a, q), then normalize
+    w = aw * qw - ax * qx - ay * qy - az * qz
+    x = aw * qx + ax * qw + ay * qz - az * qy
+    y = aw * qy - ax * qz + ay * qw + az * qx
+    z = aw * qz + ax * qy - ay * qx + az * qw
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    if n < 1e-300:
+        return rot.IDENTITY
+    return (w / n, x / n, y / n, z / n)
+
+
+def _arc(ux, uy, uz, v):
+    # rotation.between((ux, uy, uz), v), inlined but for its rare cases.
+    vx, vy, vz = v
+    nu = math.sqrt(ux * ux + uy * uy + uz * uz)
+    nv = math.sqrt(vx * vx + vy * vy + vz * vz)
+    cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    s = math.sqrt(cx * cx + cy * cy + cz * cz)
+    if nu < 1e-300 or nv < 1e-300 or s <= 1e-15 * nu * nv:
+        return rot.between((ux, uy, uz), v)
+    half = 0.5 * math.atan2(s, ux * vx + uy * vy + uz * vz)
+    k = math.sin(half) / s
+    return (math.cos(half), cx * k, cy * k, cz * k)
+
+
 def run(problem):
     """Solve ``problem`` in closed form (one iteration)."""
     chain = problem.chain
@@ -87,7 +126,8 @@ def run(problem):
     l1, l2 = chain.lengths
     d0, d1 = chain.directions
     q0, q1 = problem.start
-    start = chain._forward([q0, q1])
+    # The start's points: a warm start's verdict kept them.
+    start = chain._forward([q0, q1]) if problem.frames is None else problem.frames[1]
     knee, tip = start[1], start[2]
     target = problem.target
     eps = 1e-9 * chain.reach
@@ -113,15 +153,15 @@ def run(problem):
     b1 = _sub(new_tip, new_knee)
 
     # Shortest arcs from the start directions: the upper bone in the world, the lower in its parent's frame.
-    r0 = rot.normalize(rot.multiply(rot.between(rot.rotate(q0, d0), b0), q0))
-    lower = rot.rotate(rot.conjugate(r0), b1)
-    r1 = rot.normalize(rot.multiply(rot.between(rot.rotate(q1, d1), lower), q1))
-    rotations = [r0, r1]
-    if chain.limited:
-        rotations = chain.clamp(rotations)
-    end = chain._forward(rotations)[2]
-    error = math.dist(end, target)
+    r0 = _turn(q0, d0, b0)
+    w, x, y, z = r0
+    r1 = _turn(q1, d1, rot.rotate((w, -x, -y, -z), b1))
+    # The verdict's own check (clamped to the limits, forward kinematics), done here: the error
+    # after the limits says whether they stopped the closed form, and the verdict takes it as is.
+    worlds = []
+    settled = chain._judge([r0, r1], worlds) if chain.limited else chain._settle([r0, r1], worlds)
+    error = math.dist(settled[1][2], target)
     # Only limits can keep the closed form from its best pose; then progress is at a wall.
     best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
     stalled = chain.limited and error > max(problem.tolerance, best + eps)
-    return Outcome(rotations, 1, [math.dist(tip, target), error], stalled)
+    return Outcome(settled[0], 1, [math.dist(tip, target), error], stalled, settled, worlds)
