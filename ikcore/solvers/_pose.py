@@ -235,14 +235,17 @@ class Progress:
     a row have not improved the best error by ``rate``.
     """
 
-    __slots__ = ("best", "mark", "since", "window", "rate", "patience", "fruitless", "restart_best")
+    __slots__ = ("best", "mark", "cut", "keep", "since", "window", "patience", "fruitless", "restart_best")
 
     def __init__(self, error, window, rate, patience):
         self.best = error
         self.mark = error
+        # An error below cut = mark (1 - rate) is progress. The best error never falls below cut
+        # (it becomes the mark when it does), so an error below it is also a new best.
+        self.keep = 1.0 - rate
+        self.cut = error * self.keep
         self.since = 0
         self.window = window
-        self.rate = rate
         self.patience = patience
         self.fruitless = 0
         self.restart_best = error
@@ -250,22 +253,23 @@ class Progress:
     def update(self, error):
         """Record one iteration's error; True when ``window`` iterations passed
         without progress."""
-        if error < self.best:
-            self.best = error
-        if self.best < self.mark * (1.0 - self.rate):
-            self.mark = self.best
+        if error < self.cut:
+            self.best = self.mark = error
+            self.cut = error * self.keep
             self.since = 0
             return False
+        if error < self.best:
+            self.best = error
         self.since += 1
         if self.since < self.window:
             return False
         self.since = 0
-        if self.best < self.restart_best * (1.0 - self.rate):
+        if self.best < self.restart_best * self.keep:
             self.fruitless = 0
         else:
             self.fruitless += 1
-        self.restart_best = self.best
-        self.mark = self.best
+        self.restart_best = self.mark = self.best
+        self.cut = self.best * self.keep
         return True
 
     @property

@@ -178,13 +178,42 @@ def collinear(xs, ys, zs, eps, extra=None):
         if far <= eps * eps:
             return True
     n = math.sqrt(far)
-    fx, fy, fz = fx / n, fy / n, fz / n
+    found = (x0, y0, z0, fx / n, fy / n, fz / n)
+    return (extra is None or near(found, extra, eps)) and near_all(found, xs, ys, zs, eps)
+
+
+def line(xs, ys, zs, eps):
+    """The line :func:`collinear` measures from, when it does not depend on another point.
+
+    Returns ``(x0, y0, z0, fx, fy, fz)`` (through the first point, ``f`` the
+    unit direction to the last) when every point lies within ``eps`` of it,
+    ``None`` when one does not, and ``False`` when the last point sits on the
+    first (the line then runs through the farthest point, which an extra
+    point may be). ``collinear(xs, ys, zs, eps, p)`` is then ``False`` for a
+    ``None`` line and :func:`near` of ``p`` for a line, bitwise.
+    """
+    x0, y0, z0 = xs[0], ys[0], zs[0]
+    fx, fy, fz = xs[-1] - x0, ys[-1] - y0, zs[-1] - z0
+    far = fx * fx + fy * fy + fz * fz
+    if far <= eps * eps:
+        return False
+    n = math.sqrt(far)
+    found = (x0, y0, z0, fx / n, fy / n, fz / n)
+    return found if near_all(found, xs, ys, zs, eps) else None
+
+
+def near(found, point, eps):
+    """Whether ``point`` lies within ``eps`` of the :func:`line` ``found``."""
+    x0, y0, z0, fx, fy, fz = found
+    dx, dy, dz = point[0] - x0, point[1] - y0, point[2] - z0
+    t = dx * fx + dy * fy + dz * fz
+    return not dx * dx + dy * dy + dz * dz - t * t > eps * eps
+
+
+def near_all(found, xs, ys, zs, eps):
+    """Whether every point lies within ``eps`` of the :func:`line` ``found``."""
+    x0, y0, z0, fx, fy, fz = found
     eps2 = eps * eps
-    if extra is not None:
-        dx, dy, dz = extra[0] - x0, extra[1] - y0, extra[2] - z0
-        t = dx * fx + dy * fy + dz * fz
-        if dx * dx + dy * dy + dz * dz - t * t > eps2:
-            return False
     for x, y, z in zip(xs, ys, zs):
         dx, dy, dz = x - x0, y - y0, z - z0
         t = dx * fx + dy * fy + dz * fz

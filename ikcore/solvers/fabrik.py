@@ -129,7 +129,8 @@ def _layout(chain):
     return entry[1:]
 
 
-# A free chain's rest points as three tuples, by id (kept as _layouts keeps its entries).
+# A free chain's rest points as three tuples and their _surgery.line, by id (kept as _layouts
+# keeps its entries).
 _rests = {}
 
 
@@ -139,7 +140,8 @@ def _rest_points(chain):
         if len(_rests) >= 64:
             _rests.clear()
         points = chain.points
-        entry = (chain, tuple(p[0] for p in points), tuple(p[1] for p in points), tuple(p[2] for p in points))
+        xs, ys, zs = tuple(p[0] for p in points), tuple(p[1] for p in points), tuple(p[2] for p in points)
+        entry = (chain, xs, ys, zs, _surgery.line(xs, ys, zs, _COLLINEAR * chain.reach))
         _rests[id(chain)] = entry
     return entry
 
@@ -171,12 +173,13 @@ def _run_free(problem, normal=None):
     # points (sxs, sys_, szs: never changed); the passes work on a copy.
     if start.count(rot.IDENTITY) == n:
         ref = None
-        _, sxs, sys_, szs = _rest_points(chain)
+        _, sxs, sys_, szs, rest_line = _rest_points(chain)
     else:
         ref = Pose(chain, start)
         sxs, sys_, szs = ref.xs, ref.ys, ref.zs
     xs, ys, zs = list(sxs), list(sys_), list(szs)
-    error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+    ex, ey, ez = xs[n] - tx, ys[n] - ty, zs[n] - tz
+    error = sqrt(ex * ex + ey * ey + ez * ez)
     errors = [sqrt(error * error + off * off)]
     flip = normal is not None
     if error <= goal:
@@ -188,7 +191,8 @@ def _run_free(problem, normal=None):
         rotations, settled = _settled(chain, ref, xs, ys, zs)
         return Outcome(rotations, 1, errors, off >= tol, settled)
 
-    distance = sqrt((tx - rx) ** 2 + (ty - ry) ** 2 + (tz - rz) ** 2)
+    ex, ey, ez = tx - rx, ty - ry, tz - rz
+    distance = sqrt(ex * ex + ey * ey + ez * ez)
     if not chain.min_reach <= distance < reach:
         # Out of reach (or nearer than the chain folds): the nearest pose, in one step.
         _surgery.reach_out(chain, (tx, ty, tz), xs, ys, zs)
@@ -196,11 +200,18 @@ def _run_free(problem, normal=None):
         rotations, settled = _settled(chain, ref, xs, ys, zs)
         return Outcome(rotations, 1, errors, off >= tol, settled)
 
-    # The best pose so far is the start, even when the iterations start from a bent one; its
-    # points are copied only once an iteration beats them.
+    # The best pose so far is the start, even when the iterations start from a bent one. Its
+    # points are never copied: the passes write in place unless they would overwrite the best
+    # pose, then into spare lists (the best pose before, once beaten): no copy per iteration.
     best = error
     bxs, bys, bzs = sxs, sys_, szs
-    if _surgery.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz)):
+    spare = None
+    if ref is None and rest_line is not False:
+        # The rest pose's line is known: only the target is left to test.
+        straight = rest_line is not None and _surgery.near(rest_line, (tx, ty, tz), _COLLINEAR * reach)
+    else:
+        straight = _surgery.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz))
+    if straight:
         # Bending moves the reference pose's points: the best keeps a copy.
         bxs, bys, bzs = xs, ys, zs
         ref = ref or Pose(chain, start)
@@ -214,48 +225,55 @@ def _run_free(problem, normal=None):
     stalled = False
     iterations = 0
     last = n - 1
-    # In both passes a bone's new direction is its old point's offset over its length: that
-    # length is 0 only where the two points coincide (a sum of squares > 0 is >= 5e-324, its
-    # root > 1e-162), and then the bone goes on along -x (backward) or +x (forward). A try, not
-    # a test: it costs nothing until it raises.
+    # In both passes a bone's new direction is its old point's offset over its length, which is
+    # 0 only where the two points coincide (a sum of squares > 0 is >= 5e-324, its root > 1e-162).
+    # The division then raises, and the pass goes on from that bone in its careful form (see
+    # _careful_backward): a try about the loop, not a test per bone, as a try costs nothing
+    # until it raises.
     while iterations < problem.max_iterations:
         iterations += 1
+        # The passes read the last points (pxs, ...) and write xs, ...
+        pxs, pys, pzs = xs, ys, zs
+        if xs is bxs:
+            xs, ys, zs = spare or ([0.0] * (n + 1), [0.0] * (n + 1), [0.0] * (n + 1))
+            spare = None
         # Backward: effector onto the target, then tip to root.
         x, y, z = tx, ty, tz
         xs[n], ys[n], zs[n] = x, y, z
-        for i in range(last, -1, -1):
-            ex, ey, ez = xs[i] - x, ys[i] - y, zs[i] - z
-            try:
+        try:
+            for i in range(last, -1, -1):
+                ex, ey, ez = pxs[i] - x, pys[i] - y, pzs[i] - z
                 k = lengths[i] / sqrt(ex * ex + ey * ey + ez * ez)
-            except ZeroDivisionError:
-                ex, ey, ez, k = -1.0, 0.0, 0.0, lengths[i]
-            x += ex * k
-            y += ey * k
-            z += ez * k
-            xs[i], ys[i], zs[i] = x, y, z
+                x += ex * k
+                y += ey * k
+                z += ez * k
+                xs[i], ys[i], zs[i] = x, y, z
+        except ZeroDivisionError:
+            _careful_backward(i, x, y, z, lengths, pxs, pys, pzs, xs, ys, zs)
         # Forward: root back in place, then root to tip.
         x, y, z = rx, ry, rz
         xs[0], ys[0], zs[0] = x, y, z
-        for i in range(n):
-            j = i + 1
-            ex, ey, ez = xs[j] - x, ys[j] - y, zs[j] - z
-            try:
+        try:
+            for i in range(n):
+                j = i + 1
+                ex, ey, ez = xs[j] - x, ys[j] - y, zs[j] - z
                 k = lengths[i] / sqrt(ex * ex + ey * ey + ez * ez)
-            except ZeroDivisionError:
-                ex, ey, ez, k = 1.0, 0.0, 0.0, lengths[i]
-            x += ex * k
-            y += ey * k
-            z += ez * k
-            xs[j], ys[j], zs[j] = x, y, z
-        error = sqrt((x - tx) ** 2 + (y - ty) ** 2 + (z - tz) ** 2)
+                x += ex * k
+                y += ey * k
+                z += ez * k
+                xs[j], ys[j], zs[j] = x, y, z
+        except ZeroDivisionError:
+            x, y, z = _careful_forward(i, x, y, z, lengths, xs, ys, zs)
+        ex, ey, ez = x - tx, y - ty, z - tz
+        error = sqrt(ex * ex + ey * ey + ez * ez)
         errors.append(sqrt(error * error + off * off) if off else error)
         if error < best:
             best = error
+            if bxs is not sxs:
+                spare = bxs, bys, bzs
+            bxs, bys, bzs = xs, ys, zs
             if error <= goal:
-                # Done: these points are the best and stay as they are.
-                bxs, bys, bzs = xs, ys, zs
                 break
-            bxs, bys, bzs = xs[:], ys[:], zs[:]
         if progress.update(error):
             if progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
                 stalled = True
@@ -277,6 +295,42 @@ def _run_free(problem, normal=None):
         _surgery.swivel(bxs, bys, bzs, problem.pole, reach, flip)
     rotations, settled = _settled(chain, ref, bxs, bys, bzs)
     return Outcome(rotations, iterations, errors, stalled, settled)
+
+
+def _careful_backward(i, x, y, z, lengths, pxs, pys, pzs, xs, ys, zs):
+    """The backward pass of :func:`_run_free` from bone ``i`` on, child point ``(x, y, z)``:
+    where a point sits on its new child, the bone goes on along -x."""
+    sqrt = math.sqrt
+    for i in range(i, -1, -1):
+        ex, ey, ez = pxs[i] - x, pys[i] - y, pzs[i] - z
+        d = sqrt(ex * ex + ey * ey + ez * ez)
+        if d:
+            k = lengths[i] / d
+            x += ex * k
+            y += ey * k
+            z += ez * k
+        else:
+            x -= lengths[i]
+        xs[i], ys[i], zs[i] = x, y, z
+
+
+def _careful_forward(i, x, y, z, lengths, xs, ys, zs):
+    """The forward pass of :func:`_run_free` from bone ``i`` on, parent point ``(x, y, z)``:
+    where a point sits on its new parent, the bone goes on along +x. Returns the effector."""
+    sqrt = math.sqrt
+    for i in range(i, len(lengths)):
+        j = i + 1
+        ex, ey, ez = xs[j] - x, ys[j] - y, zs[j] - z
+        d = sqrt(ex * ex + ey * ey + ez * ez)
+        if d:
+            k = lengths[i] / d
+            x += ex * k
+            y += ey * k
+            z += ez * k
+        else:
+            x += lengths[i]
+        xs[j], ys[j], zs[j] = x, y, z
+    return x, y, z
 
 
 def _rotations(chain, ref, xs, ys, zs, worlds=None):

@@ -209,6 +209,56 @@ def test_pole_keeps_the_solution_on_a_straight_start_with_the_target_on_the_line
     assert max(p[2] for p in sol.positions) > 0.1
 
 
+def _guarded_passes(chain, points, target, iterations):
+    # Free FABRIK with the coincident-point rule tested bone by bone: the errors after each iteration.
+    xs, ys, zs = (list(c) for c in zip(*points))
+    n, lengths, errors = chain.size, chain.lengths, []
+    for _ in range(iterations):
+        x, y, z = target
+        xs[n], ys[n], zs[n] = x, y, z
+        for i in range(n - 1, -1, -1):
+            ex, ey, ez = xs[i] - x, ys[i] - y, zs[i] - z
+            d = math.sqrt(ex * ex + ey * ey + ez * ez)
+            if d > 0.0:
+                x, y, z = x + ex * (lengths[i] / d), y + ey * (lengths[i] / d), z + ez * (lengths[i] / d)
+            else:
+                x -= lengths[i]
+            xs[i], ys[i], zs[i] = x, y, z
+        x, y, z = chain.points[0]
+        for i in range(n):
+            ex, ey, ez = xs[i + 1] - x, ys[i + 1] - y, zs[i + 1] - z
+            d = math.sqrt(ex * ex + ey * ey + ez * ez)
+            if d > 0.0:
+                x, y, z = x + ex * (lengths[i] / d), y + ey * (lengths[i] / d), z + ez * (lengths[i] / d)
+            else:
+                x += lengths[i]
+            xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
+        errors.append(math.sqrt((x - target[0]) ** 2 + (y - target[1]) ** 2 + (z - target[2]) ** 2))
+    return errors
+
+
+@pytest.mark.parametrize("points, target, passes", [
+    # The target on point 1: in the first backward pass point 1 sits on its new child, then the
+    # root on point 1's new place; the forward pass meets the same in turn.
+    ([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0)], (1.0, 0.0, 0.0), {"backward", "forward"}),
+    ([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0), (1.0, 1.0, 1.0)], (1.0, 1.0, 0.0), {"backward"}),
+])
+def test_a_point_on_its_new_neighbour_goes_on_along_x(points, target, passes, monkeypatch):
+    # The passes divide by the distance to the new neighbour unguarded and finish a pass bone by
+    # bone once it is 0: the same as testing every bone.
+    chain = Chain(points)
+    careful = []
+    for name in ("_careful_backward", "_careful_forward"):
+        plain = getattr(fabrik, name)
+        monkeypatch.setattr(fabrik, name, lambda *a, plain=plain, name=name: careful.append(name[9:]) or plain(*a))
+    sol = ikcore.solve(chain, target, "fabrik", max_iterations=4)
+    assert set(careful) == passes
+    assert sol.errors[1:-1] == _guarded_passes(chain, points, target, sol.iterations)[:-1]
+    assert all(math.isfinite(c) for p in sol.positions for c in p)
+    for i, length in enumerate(chain.lengths):
+        assert math.isclose(math.dist(sol.positions[i], sol.positions[i + 1]), length, rel_tol=1e-12)
+
+
 def test_warm_start_takes_few_iterations():
     rng = random.Random(11)
     chain = free_chain(rng, n=8)
