@@ -218,7 +218,14 @@ def _run_free(problem, normal=None):
         _surgery.bend(chain, _limits.limit_table(chain), ref, problem.pole, (tx, ty, tz))
         xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
         error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
-    progress = Progress(error, _WINDOW, _RATE_FREE, _PATIENCE_FREE)
+    # The stall watch of _pose.Progress, inlined as it runs every iteration (and at N = 10 a solve
+    # takes two): progress is an error below cut = mark (1 - rate), the mark being the watched best
+    # error at the last progress or restart; after _WINDOW iterations without progress, restart, or
+    # stop once _PATIENCE_FREE restarts in a row left the watched best above restart_best (1 - rate).
+    keep = 1.0 - _RATE_FREE
+    cut = error * keep
+    watched = restart_best = error
+    since = fruitless = 0
     max_restarts = problem.options.get("max_restarts")
     restarts = 0
     rng = None
@@ -274,8 +281,20 @@ def _run_free(problem, normal=None):
             bxs, bys, bzs = xs, ys, zs
             if error <= goal:
                 break
-        if progress.update(error):
-            if progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
+        if error < cut:
+            watched = error
+            cut = error * keep
+            since = 0
+            continue
+        if error < watched:
+            watched = error
+        since += 1
+        if since == _WINDOW:
+            since = 0
+            fruitless = 0 if watched < restart_best * keep else fruitless + 1
+            restart_best = watched
+            cut = watched * keep
+            if fruitless >= _PATIENCE_FREE or (max_restarts is not None and restarts >= max_restarts):
                 stalled = True
                 break
             # A dead end the passes cannot leave: restart near the best pose.
