@@ -73,7 +73,8 @@ class BatchSolution:
     Attributes
     ----------
     positions : ndarray (K, N + 1, 3) or list of K lists of (x, y, z)
-        Each chain's points, exactly its forward kinematics of ``rotations``.
+        Each chain's points, its forward kinematics of ``rotations`` (to
+        rounding, as :attr:`ikcore.Solution.positions`).
     rotations : ndarray (K, N, 4) or list of K lists of (w, x, y, z)
         Each chain's local joint rotations (convention in :mod:`ikcore.rotation`).
     status : list of str

@@ -19,6 +19,10 @@ its plane, aiming at the target's projection on it.
 the shortest arc from its start direction ``s_i`` to its final direction
 ``b_i``, ``R_i = arc(s_i, b_i) S_i`` (world rotations; the start pose's twist is
 kept), and ``q_i = R_{i-1}^{-1} R_i`` (convention in :mod:`ikcore.rotation`).
+For a chain without limits the verdict takes the final points as the pose:
+they are the forward kinematics of those rotations to rounding (within
+``1e-12`` of the reach; where a bone turned within 0.8 degrees of a half turn
+the arc is less precise, and the verdict runs the forward kinematics itself).
 
 **Joint limits.** A limited chain is solved with the limits inside both passes.
 The forward pass re-poses each bone by rotation (:func:`~._pose.follow`): the
@@ -207,8 +211,14 @@ def _run_free(problem, normal=None):
     bxs, bys, bzs = sxs, sys_, szs
     spare = None
     if ref is None and rest_line is not False:
-        # The rest pose's line is known: only the target is left to test.
-        straight = rest_line is not None and _surgery.near(rest_line, (tx, ty, tz), _COLLINEAR * reach)
+        # The rest pose's line is known: only the target is left to test (_surgery.near, inlined).
+        straight = False
+        if rest_line is not None:
+            x0, y0, z0, fx, fy, fz = rest_line
+            ex, ey, ez = tx - x0, ty - y0, tz - z0
+            t = ex * fx + ey * fy + ez * fz
+            eps = _COLLINEAR * reach
+            straight = not ex * ex + ey * ey + ez * ez - t * t > eps * eps
     else:
         straight = _surgery.collinear(xs, ys, zs, _COLLINEAR * reach, (tx, ty, tz))
     if straight:

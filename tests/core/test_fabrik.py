@@ -4,6 +4,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
@@ -11,6 +13,7 @@ from ikcore import rotation as rot
 from ikcore.solve import make_problem
 from ikcore.solvers import fabrik
 
+from .strategies import bone_counts, build_chain, seeds
 from .test_ccd import random_hinge_chain
 
 X = (1.0, 0.0, 0.0)
@@ -257,6 +260,41 @@ def test_a_point_on_its_new_neighbour_goes_on_along_x(points, target, passes, mo
     assert all(math.isfinite(c) for p in sol.positions for c in p)
     for i, length in enumerate(chain.lengths):
         assert math.isclose(math.dist(sol.positions[i], sol.positions[i + 1]), length, rel_tol=1e-12)
+
+
+def _off_line(a, b, p):
+    # Distance of p from the line through a and b (a cross product: another formula than the solver's).
+    u = [y - x for x, y in zip(a, b)]
+    v = [y - x for x, y in zip(a, p)]
+    c = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    return math.sqrt(sum(x * x for x in c)) / math.sqrt(sum(x * x for x in u))
+
+
+@settings(max_examples=100, deadline=None)
+@given(bone_counts(2, 12), st.sampled_from(["straight", "near_straight", "random", "zigzag"]), seeds,
+       st.sampled_from(["on the line", "near it", "anywhere"]))
+def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, seed, where):
+    # FABRIK keeps each rest pose's line and tests only the target against it: it bends the chain
+    # first exactly when the rest points and the target lie within 1e-6 reach of one line.
+    rng = random.Random(seed)
+    chain = build_chain(rng, n, shape, "free")
+    eps = fabrik._COLLINEAR * chain.reach
+    root, tip = chain.points[0], chain.points[-1]
+    if math.dist(root, tip) <= eps:
+        return  # the line runs through the farthest point: no line is kept
+    t = rng.uniform(-1.0, 1.0) * chain.reach / math.dist(root, tip)
+    off = {"on the line": 0.0, "near it": rng.uniform(-3.0, 3.0) * eps, "anywhere": chain.reach}[where]
+    across = rot.perpendicular(tuple((b - a) / math.dist(root, tip) for a, b in zip(root, tip)))
+    target = tuple(a + t * (b - a) + off * c for a, b, c in zip(root, tip, across))
+    far = max(_off_line(root, tip, p) for p in chain.points + (target,))
+    distance = math.dist(root, target)
+    if abs(far - eps) < 0.01 * eps or not chain.min_reach < distance < chain.reach or distance < 1e-3 * chain.reach:
+        return  # on the edge of the test, or not a solve that runs the passes
+    bent = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fabrik._surgery, "bend", lambda *a, bend=fabrik._surgery.bend: bent.append(1) or bend(*a))
+        ikcore.solve(chain, target, "fabrik", max_iterations=1)
+    assert bool(bent) == (far < eps)
 
 
 def test_warm_start_takes_few_iterations():
