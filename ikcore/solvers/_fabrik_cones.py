@@ -61,7 +61,7 @@ class Passes:
     Build it with :meth:`of`, which says whether the chain is a cone chain.
     """
 
-    __slots__ = ("n", "lengths", "cosines", "sines", "fractions", "root", "axis", "cap")
+    __slots__ = ("n", "lengths", "cosines", "sines", "back", "fore", "root", "axis", "cap")
 
     @classmethod
     def of(cls, chain, table):
@@ -93,14 +93,19 @@ class Passes:
         for length in chain.lengths:
             total += length
             fractions.append(total / chain.reach)
-        passes.fractions = fractions
+        # Per point, the share of the offset each pass spreads onto it (none on the end it starts
+        # from, nor on the end it puts back in place).
+        n = chain.size
+        passes.back = [0.0] + fractions[1:n] + [0.0]
+        passes.fore = [0.0] + [1.0 - f for f in fractions[1:n]] + [0.0]
         passes.root = chain.points[0]
         passes.axis = chain.directions[0]
         passes.cap = SPREAD * chain.reach
         return passes
 
     def backward(self, xs, ys, zs, target):
-        """Spread the effector's offset, then the backward pass, in place."""
+        """Spread the effector's offset, then the backward pass, in place (each point spread as
+        the pass reads it: the same sums as a spreading loop first)."""
         n = self.n
         sqrt = math.sqrt
         tx, ty, tz = target
@@ -109,12 +114,7 @@ class Passes:
         if m > self.cap:
             m = self.cap / m
             ex, ey, ez = ex * m, ey * m, ez * m
-        fractions = self.fractions
-        for i in range(1, n):
-            f = fractions[i]
-            xs[i] += f * ex
-            ys[i] += f * ey
-            zs[i] += f * ez
+        back = self.back
         lengths, cosines, sines = self.lengths, self.cosines, self.sines
         x, y, z = tx, ty, tz
         xs[n], ys[n], zs[n] = x, y, z
@@ -122,7 +122,8 @@ class Passes:
         ax, ay, az = self.axis
         c = s = -2.0
         for i in range(n - 1, -1, -1):
-            bx, by, bz = x - xs[i], y - ys[i], z - zs[i]
+            f = back[i]
+            bx, by, bz = x - (xs[i] + f * ex), y - (ys[i] + f * ey), z - (zs[i] + f * ez)
             d = sqrt(bx * bx + by * by + bz * bz)
             if d > 1e-300:
                 bx, by, bz = bx / d, by / d, bz / d
@@ -152,7 +153,8 @@ class Passes:
             c, s = cosines[i], sines[i]
 
     def forward(self, xs, ys, zs, aim=None):
-        """Spread the root's offset, then the forward pass, in place.
+        """Spread the root's offset, then the forward pass, in place (each point spread as the
+        pass reads it).
 
         With ``aim`` (a unit vector) every bone is wanted along it instead of
         toward the next point (nothing is spread).
@@ -166,12 +168,7 @@ class Passes:
             if m > self.cap:
                 m = self.cap / m
                 ex, ey, ez = ex * m, ey * m, ez * m
-            fractions = self.fractions
-            for i in range(1, n):
-                f = 1.0 - fractions[i]
-                xs[i] += f * ex
-                ys[i] += f * ey
-                zs[i] += f * ez
+        fore = self.fore
         lengths, cosines, sines = self.lengths, self.cosines, self.sines
         x, y, z = rx, ry, rz
         xs[0], ys[0], zs[0] = x, y, z
@@ -180,7 +177,8 @@ class Passes:
         for i in range(n):
             j = i + 1
             if aim is None:
-                bx, by, bz = xs[j] - x, ys[j] - y, zs[j] - z
+                f = fore[j]
+                bx, by, bz = (xs[j] + f * ex) - x, (ys[j] + f * ey) - y, (zs[j] + f * ez) - z
                 d = sqrt(bx * bx + by * by + bz * bz)
                 if d > 1e-300:
                     bx, by, bz = bx / d, by / d, bz / d
