@@ -424,10 +424,14 @@ def _arcs(chain, ref, xs, ys, zs, worlds=None):
         dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
         x0, y0, z0 = x1, y1, z1
         e = length + sx * dx + sy * dy + sz * dz
+        # Four names at a time by single assignments: a 4-tuple assignment builds a tuple.
         if e > _PRECISE_ARC * length:
             ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
             h = 1.0 / sqrt(e * e + ax * ax + ay * ay + az * az)
-            aw, ax, ay, az = e * h, ax * h, ay * h, az * h
+            aw = e * h
+            ax *= h
+            ay *= h
+            az *= h
         else:
             precise = False
             aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, e, length)
@@ -436,7 +440,10 @@ def _arcs(chain, ref, xs, ys, zs, worlds=None):
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,
                 pw * az - px * ay + py * ax - pz * aw))
-        pw, px, py, pz = aw, ax, ay, az
+        pw = aw
+        px = ax
+        py = ay
+        pz = az
     return out, ((pw, px, py, pz) if precise else None)
 
 
@@ -468,15 +475,25 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
         if e > _PRECISE_ARC * length:
             ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
             h = 1.0 / sqrt(e * e + ax * ax + ay * ay + az * az)
-            aw, ax, ay, az = e * h, ax * h, ay * h, az * h
+            aw = e * h
+            ax *= h
+            ay *= h
+            az *= h
         else:
             precise = False
             aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, e, length)
-        cw, cx, cy, cz = sws[i], sxs[i], sys_[i], szs[i]
-        aw, ax, ay, az = (aw * cw - ax * cx - ay * cy - az * cz,
-                          aw * cx + ax * cw + ay * cz - az * cy,
-                          aw * cy - ax * cz + ay * cw + az * cx,
-                          aw * cz + ax * cy - ay * cx + az * cw)
+        # R_i = arc S_i, by single assignments (a 4-tuple assignment builds a tuple).
+        cw = sws[i]
+        cx = sxs[i]
+        cy = sys_[i]
+        cz = szs[i]
+        rw = aw * cw - ax * cx - ay * cy - az * cz
+        rx = aw * cx + ax * cw + ay * cz - az * cy
+        ry = aw * cy - ax * cz + ay * cw + az * cx
+        az = aw * cz + ax * cy - ay * cx + az * cw
+        aw = rw
+        ax = rx
+        ay = ry
         if worlds is not None:
             # Unit: the next frame's warm start turns these again, and norms must not drift.
             k = 1.0 / sqrt(aw * aw + ax * ax + ay * ay + az * az)
@@ -486,7 +503,10 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,
                 pw * az - px * ay + py * ax - pz * aw))
-        pw, px, py, pz = aw, ax, ay, az
+        pw = aw
+        px = ax
+        py = ay
+        pz = az
     return out, ((pw, px, py, pz) if precise else None)
 
 
