@@ -241,13 +241,14 @@ def _run_free(problem, normal=None):
     rng = None
     stalled = False
     iterations = 0
-    last = n - 1
+    max_iterations = problem.max_iterations
+    back, fore = range(n - 1, -1, -1), range(n)
     # In both passes a bone's new direction is its old point's offset over its length, which is
     # 0 only where the two points coincide (a sum of squares > 0 is >= 5e-324, its root > 1e-162).
     # The division then raises, and the pass goes on from that bone in its careful form (see
     # _careful_backward): a try about the loop, not a test per bone, as a try costs nothing
     # until it raises.
-    while iterations < problem.max_iterations:
+    while iterations < max_iterations:
         iterations += 1
         # The passes read the last points (pxs, ...) and write xs, ...
         pxs, pys, pzs = xs, ys, zs
@@ -258,7 +259,7 @@ def _run_free(problem, normal=None):
         x, y, z = tx, ty, tz
         xs[n], ys[n], zs[n] = x, y, z
         try:
-            for i in range(last, -1, -1):
+            for i in back:
                 ex, ey, ez = pxs[i] - x, pys[i] - y, pzs[i] - z
                 k = lengths[i] / sqrt(ex * ex + ey * ey + ez * ez)
                 x += ex * k
@@ -271,7 +272,7 @@ def _run_free(problem, normal=None):
         x, y, z = rx, ry, rz
         xs[0], ys[0], zs[0] = x, y, z
         try:
-            for i in range(n):
+            for i in fore:
                 j = i + 1
                 ex, ey, ez = xs[j] - x, ys[j] - y, zs[j] - z
                 k = lengths[i] / sqrt(ex * ex + ey * ey + ez * ez)
