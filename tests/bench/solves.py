@@ -187,7 +187,7 @@ def section(cfg):
           "over the targets is cheap.", "",
           table(HEADER, main_rows), "",
           "### ikcore FABRIK against the floor", "",
-          "`solve`: the public call (validation, solver, verdict with forward kinematics). `run()`: the solver "
+          "`solve`: the public call (validation, solver, verdict). `run()`: the solver "
           "alone on a prepared problem, rotations included. `passes`: the solver without turning positions "
           "into rotations. Medians of per-target time ratios.", "",
           table(["N", "floor µs", "solve µs", "solve vs floor", "run() vs floor", "passes vs floor"], split_rows)]
