@@ -283,3 +283,39 @@ def bend(chain, table, pose, toward, target):
                 q = clamp_ball(*q, d[0], d[1], d[2], cone, lo, hi, full)
             out.append(q)
     pose.set_rotations(chain, out)
+
+
+def flatten(xs, ys, zs, normal, lengths, pxs, pys, pzs, eps):
+    """Put a planar chain's points back into its plane, in place; return the new effector.
+
+    The plane holds the root and is normal to the unit ``normal``. FABRIK's passes
+    keep points in it, but where a point lands on its new neighbour (to
+    rounding) the bone's direction is the rounding's, out of the plane. Then
+    each bone, root first, takes its direction projected onto the plane, its
+    length kept; a bone along the normal takes its direction in the pose
+    before the passes (``pxs``, ..., in the plane), else any in the plane.
+    Returns ``None`` (nothing changed) when every point lies within ``eps`` of it.
+    """
+    ax, ay, az = normal
+    x, y, z = xs[0], ys[0], zs[0]
+    if max(abs((px - x) * ax + (py - y) * ay + (pz - z) * az) for px, py, pz in zip(xs, ys, zs)) <= eps:
+        return None
+    sqrt = math.sqrt
+    # The old points, read before each is overwritten.
+    ox, oy, oz = x, y, z
+    for i, length in enumerate(lengths):
+        j = i + 1
+        nx, ny, nz = xs[j], ys[j], zs[j]
+        for dx, dy, dz in ((nx - ox, ny - oy, nz - oz), (pxs[j] - pxs[i], pys[j] - pys[i], pzs[j] - pzs[i])):
+            t = dx * ax + dy * ay + dz * az
+            dx, dy, dz = dx - t * ax, dy - t * ay, dz - t * az
+            d = sqrt(dx * dx + dy * dy + dz * dz)
+            if d > 1e-9 * length:
+                break
+        else:
+            (dx, dy, dz), d = rot.perpendicular(normal), 1.0
+        k = length / d
+        x, y, z = x + dx * k, y + dy * k, z + dz * k
+        ox, oy, oz = nx, ny, nz
+        xs[j], ys[j], zs[j] = x, y, z
+    return x, y, z

@@ -282,6 +282,9 @@ def _run_free(problem, normal=None):
                 xs[j], ys[j], zs[j] = x, y, z
         except ZeroDivisionError:
             x, y, z = _careful_forward(i, x, y, z, lengths, xs, ys, zs)
+        if normal is not None:
+            # A point that landed on its neighbour can leave the plane: back into it.
+            x, y, z = _surgery.flatten(xs, ys, zs, normal, lengths, pxs, pys, pzs, 1e-12 * reach) or (x, y, z)
         ex, ey, ez = x - tx, y - ty, z - tz
         error = sqrt(ex * ex + ey * ey + ez * ez)
         errors.append(sqrt(error * error + off * off) if off else error)
