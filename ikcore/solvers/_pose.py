@@ -52,8 +52,10 @@ class Pose:
     @classmethod
     def of(cls, problem):
         """The pose of ``problem.start``: from ``problem.frames`` when a verdict
-        computed them (bitwise what :meth:`forward` would give: the verdict runs
-        the same arithmetic on the same unit rotations), else by forward kinematics."""
+        kept them, else by forward kinematics. They are what :meth:`forward`
+        would give, bitwise where the verdict ran forward kinematics itself (the
+        same arithmetic on the same unit rotations), to rounding where it took a
+        solver's own points (see :attr:`ikcore.problem.Outcome.settled`)."""
         frames = problem.frames
         if frames is None:
             return cls(problem.chain, problem.start)
