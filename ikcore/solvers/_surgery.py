@@ -292,9 +292,10 @@ def flatten(xs, ys, zs, normal, lengths, pxs, pys, pzs, eps):
     keep points in it, but where a point lands on its new neighbour (to
     rounding) the bone's direction is the rounding's, out of the plane. Then
     each bone, root first, takes its direction projected onto the plane, its
-    length kept; a bone along the normal takes its direction in the pose
-    before the passes (``pxs``, ..., in the plane), else any in the plane.
-    Returns ``None`` (nothing changed) when every point lies within ``eps`` of it.
+    length kept; a bone along the normal takes that of its bone in ``pxs``, ...
+    (the pose the passes started from; the same lists where they wrote in
+    place), else any direction in the plane. Returns ``None`` (nothing
+    changed) when every point lies within ``eps`` of the plane.
     """
     ax, ay, az = normal
     x, y, z = xs[0], ys[0], zs[0]
