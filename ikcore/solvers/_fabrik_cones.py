@@ -209,7 +209,7 @@ class Passes:
             ax, ay, az = bx, by, bz
 
 
-def run(problem, table, passes, rotations_from, max_restarts, window, rate, patience, kick, seed, collinear):
+def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick, seed, collinear):
     """FABRIK on a cone chain (see the module docstring).
 
     Parameters
@@ -219,8 +219,10 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
         :func:`~._pose.limit_table` of the chain.
     passes : Passes
         :meth:`Passes.of` the chain.
-    rotations_from : callable
-        ``(chain, ref, xs, ys, zs) -> rotations``: points to rotations, twist from ``ref``.
+    arcs : callable
+        ``(chain, ref, xs, ys, zs, worlds=None) -> (rotations, last)``: points to rotations,
+        twist from ``ref``, and the last world rotation (``None`` where an arc is imprecise);
+        with a list ``worlds``, each (unit) world rotation appended to it.
     max_restarts : int or None
         Restarts from a perturbed best pose allowed when progress stops (None: no cap).
     window, rate, patience, kick, seed, collinear
@@ -291,7 +293,7 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
                 break
             restarts += 1
             rng = rng or random.Random(seed)
-            kicked = _pose.perturb(chain, table, rotations_from(chain, ref, bxs, bys, bzs), rng, kick)
+            kicked = _pose.perturb(chain, table, arcs(chain, ref, bxs, bys, bzs)[0], rng, kick)
             ref = Pose(chain, kicked)
             xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
     if pole is not None:
@@ -302,17 +304,17 @@ def run(problem, table, passes, rotations_from, max_restarts, window, rate, pati
         if sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2) <= max(best, tol):
             bxs, bys, bzs = xs, ys, zs
     worlds = []
-    rotations = rotations_from(chain, ref, bxs, bys, bzs, worlds)
-    settled = settle(chain, rotations, worlds, bxs, bys, bzs)
+    rotations, last = arcs(chain, ref, bxs, bys, bzs, worlds)
+    settled = settle(chain, rotations, last, bxs, bys, bzs)
     return Outcome(rotations, iterations, errors, stalled, settled, worlds if settled else None)
 
 
-def settle(chain, rotations, worlds, xs, ys, zs):
+def settle(chain, rotations, last, xs, ys, zs):
     """The verdict's ``(rotations, points, last world rotation)`` for the cone chain's
-    ``rotations``, from the pass that made them: the points they were built from and their world
-    rotations ``worlds``, instead of forward kinematics once more. ``None`` (the verdict then
-    normalises, clamps and runs forward kinematics itself) where an arc lost precision (a ``None``
-    in ``worlds``) or a bend comes within :data:`_RIM` of its cone's rim.
+    ``rotations``, from the pass that made them: the points they were built from and their last
+    world rotation ``last``, instead of forward kinematics once more. ``None`` (the verdict then
+    normalises, clamps and runs forward kinematics itself) where an arc lost precision (``last``
+    is ``None``) or a bend comes within :data:`_RIM` of its cone's rim.
 
     Why that is the verdict's own result, to rounding: each rotation is a product of unit
     quaternions, and ``R_i d_i`` is bone ``i``'s direction ``b_i``, which the arc was built to give
@@ -323,7 +325,7 @@ def settle(chain, rotations, worlds, xs, ys, zs):
     its cosine passes the verdict's cone test ``d . (q d) >= cos(cone) + 1e-15`` whatever those
     last digits (``tests/core/test_warm_frames.py`` holds both).
     """
-    if None in worlds:
+    if last is None:
         return None
     sqrt = math.sqrt
     ax, ay, az = chain.directions[0]
@@ -334,4 +336,4 @@ def settle(chain, rotations, worlds, xs, ys, zs):
         if c is not None and not (inside is not None and ax * bx + ay * by + az * bz >= inside + _RIM):
             return None
         ax, ay, az, x0, y0, z0 = bx, by, bz, x1, y1, z1
-    return rotations, list(zip(xs, ys, zs)), worlds[-1]
+    return rotations, list(zip(xs, ys, zs)), last

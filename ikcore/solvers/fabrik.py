@@ -105,14 +105,11 @@ def run(problem):
     if all(row[0] == FREE for row in table):
         return _run_free(problem)
     if normal is not None and all(row[6] for row in table):
-        # Hinges without range limits about one axis: the free solve, in their plane. Its settled
-        # pose is the free chain's; the verdict still clamps to the hinges (rounding moves the
-        # rotations a hair off their axes).
-        outcome = _run_free(problem, normal)
-        outcome.settled = None
-        return outcome
+        # Hinges without range limits about one axis: the free solve, in their plane (the verdict
+        # still clamps to the hinges: _settled hands it no pose for a limited chain).
+        return _run_free(problem, normal)
     if cones is not None:
-        return _fabrik_cones.run(problem, table, cones, _rotations, problem.options.get("max_restarts"),
+        return _fabrik_cones.run(problem, table, cones, _arcs, problem.options.get("max_restarts"),
                                  _WINDOW, _RATE, _PATIENCE, _KICK, _SEED, _COLLINEAR)
     return _run_limited(problem, table, normal)
 
@@ -366,17 +363,15 @@ def _careful_forward(i, x, y, z, lengths, xs, ys, zs):
     return x, y, z
 
 
-def _rotations(chain, ref, xs, ys, zs, worlds=None):
+def _rotations(chain, ref, xs, ys, zs):
     """Local rotations putting the free chain's bones along the points' bones.
 
     World ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``S_i`` the bone direction
     and world rotation of ``ref`` (the rest pose when ``None``) and ``b_i`` the
     wanted direction; ``q_i = R_{i-1}^{-1} R_i``. The arc between unit vectors
-    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``. With a list ``worlds`` and a
-    ``ref``, each ``R_i`` is normalised and appended to it, or ``None`` where the
-    arc loses precision (see ``_PRECISE_ARC``).
+    is ``(1 + s.b, s x b) / sqrt(2 (1 + s.b))``.
     """
-    return _arcs(chain, ref, xs, ys, zs, worlds)[0]
+    return _arcs(chain, ref, xs, ys, zs)[0]
 
 
 def _settled(chain, ref, xs, ys, zs):
@@ -406,7 +401,8 @@ _PRECISE_ARC = 1e-4
 
 def _arcs(chain, ref, xs, ys, zs, worlds=None):
     """:func:`_rotations`, and the last world rotation ``R_{N-1}``, or ``None``
-    when some bone's arc is imprecise (see ``_PRECISE_ARC``).
+    when some bone's arc is imprecise (see ``_PRECISE_ARC``). With a list
+    ``worlds`` and a ``ref``, each ``R_i`` is normalised and appended to it.
 
     With ``D`` the points' bone (length ``L``), ``(L + s.D, s x D)`` is the arc
     scaled by ``sqrt(2 L (L + s.D))``; it is normalised by its computed norm,
@@ -502,7 +498,7 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
             # Unit: the next frame's warm start turns these again, and norms must not drift.
             k = 1.0 / sqrt(aw * aw + ax * ax + ay * ay + az * az)
             aw, ax, ay, az = aw * k, ax * k, ay * k, az * k
-            worlds.append((aw, ax, ay, az) if e > _PRECISE_ARC * length else None)
+            worlds.append((aw, ax, ay, az))
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,
