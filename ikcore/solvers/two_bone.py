@@ -80,45 +80,6 @@ def _bend_direction(u, root, knee, tip, rest, pole, eps):
     return rot.perpendicular(u)
 
 
-def _turn(q, d, b):
-    """``normalize(between(rotate(q, d), b) q)``: ``q`` turned by the shortest arc taking its bone
-    direction ``q d`` onto ``b`` (twist kept), with :mod:`ikcore.rotation`'s arithmetic inlined
-    (bitwise the same; the hot path of every leg of the spider)."""
-    qw, qx, qy, qz = q
-    vx, vy, vz = d
-    # u = rotate(q, d)
-    tx = 2.0 * (qy * vz - qz * vy)
-    ty = 2.0 * (qz * vx - qx * vz)
-    tz = 2.0 * (qx * vy - qy * vx)
-    ux = vx + qw * tx + (qy * tz - qz * ty)
-    uy = vy + qw * ty + (qz * tx - qx * tz)
-    uz = vz + qw * tz + (qx * ty - qy * tx)
-    aw, ax, ay, az = _arc(ux, uy, uz, b)
-    # multiply(a, q), then normalize
-    w = aw * qw - ax * qx - ay * qy - az * qz
-    x = aw * qx + ax * qw + ay * qz - az * qy
-    y = aw * qy - ax * qz + ay * qw + az * qx
-    z = aw * qz + ax * qy - ay * qx + az * qw
-    n = math.sqrt(w * w + x * x + y * y + z * z)
-    if n < 1e-300:
-        return rot.IDENTITY
-    return (w / n, x / n, y / n, z / n)
-
-
-def _arc(ux, uy, uz, v):
-    # rotation.between((ux, uy, uz), v), inlined but for its rare cases.
-    vx, vy, vz = v
-    nu = math.sqrt(ux * ux + uy * uy + uz * uz)
-    nv = math.sqrt(vx * vx + vy * vy + vz * vz)
-    cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
-    s = math.sqrt(cx * cx + cy * cy + cz * cz)
-    if nu < 1e-300 or nv < 1e-300 or s <= 1e-15 * nu * nv:
-        return rot.between((ux, uy, uz), v)
-    half = 0.5 * math.atan2(s, ux * vx + uy * vy + uz * vz)
-    k = math.sin(half) / s
-    return (math.cos(half), cx * k, cy * k, cz * k)
-
-
 def run(problem):
     """Solve ``problem`` in closed form (one iteration)."""
     chain = problem.chain
@@ -153,9 +114,9 @@ def run(problem):
     b1 = _sub(new_tip, new_knee)
 
     # Shortest arcs from the start directions: the upper bone in the world, the lower in its parent's frame.
-    r0 = _turn(q0, d0, b0)
-    w, x, y, z = r0
-    r1 = _turn(q1, d1, rot.rotate((w, -x, -y, -z), b1))
+    r0 = rot.normalize(rot.multiply(rot.between(rot.rotate(q0, d0), b0), q0))
+    lower = rot.rotate(rot.conjugate(r0), b1)
+    r1 = rot.normalize(rot.multiply(rot.between(rot.rotate(q1, d1), lower), q1))
     # The verdict's own check (clamped to the limits, forward kinematics), done here: the error
     # after the limits says whether they stopped the closed form, and the verdict takes it as is.
     worlds = []

@@ -147,22 +147,3 @@ def test_two_bone_refuses_other_chains_and_orientation():
     from ikcore.solvers import two_bone
     with pytest.raises(IKError, match="orientation"):
         two_bone.check_problem(ARM, (1.0, 0.0, 0.0, 0.0), {})
-
-
-def test_inlined_turn_is_the_rotation_helpers():
-    # The solver's inlined arc turn is bitwise rotation.between/multiply/normalize, the half turn
-    # and zero vectors included.
-    from ikcore.solvers.two_bone import _turn
-
-    rng = random.Random(7)
-    cases = []
-    for _ in range(500):
-        q = rot.normalize(tuple(rng.gauss(0.0, 1.0) for _ in range(4)))
-        d = rot.normalize((0.0,) + tuple(rng.gauss(0.0, 1.0) for _ in range(3)))[1:]
-        b = tuple(rng.uniform(-2.0, 2.0) for _ in range(3))
-        cases.append((q, d, b))
-    q, d = cases[0][0], (1.0, 0.0, 0.0)
-    u = rot.rotate(q, d)
-    cases += [(q, d, u), (q, d, tuple(-c for c in u)), (q, d, (0.0, 0.0, 0.0))]
-    for q, d, b in cases:
-        assert _turn(q, d, b) == rot.normalize(rot.multiply(rot.between(rot.rotate(q, d), b), q))
