@@ -1,0 +1,143 @@
+// window.ikDemo: the page's automation API (README, "Automation hook"), used by scripts, the tests and
+// the benchmarks, by the panel and the links (so that their changes take the same checks), and by an
+// embedding page's messages (embed.js wraps its setters to report changes). Arguments are checked here;
+// the work is the demo's (app.js) and Python's, which checks names and ranges again.
+
+import { downloadText } from "./download.js";
+import { checkParams } from "./params.js";
+
+function checkPoint(values, what, n) {
+  if (!Array.isArray(values) || values.length !== n || !values.every(Number.isFinite)) {
+    throw new Error(`${what} takes ${n === 3 ? "three" : "four"} finite numbers`);
+  }
+}
+
+/** The ikDemo object over `demo`, the page's shared context (see app.js). */
+export function createApi(demo) {
+  return {
+    ready: demo.ready,
+    get scenes() { return demo.scenes.slice(); },
+    get methods() { return demo.layout ? demo.layout.methods.slice() : []; },
+    /** Switch scene by name (one of `scenes`), optionally built with options (e.g. {count: 12} tentacles). */
+    setScene(name, options) {
+      const { scenes } = demo;
+      if (!scenes.includes(name)) throw new Error(`unknown scene ${JSON.stringify(name)}; scenes: ${scenes.join(", ")}`);
+      demo.showScene(demo.command("set_scene", options === undefined ? { name } : { name, options }));
+      return demo.state();
+    },
+    /** Solve with another method (one of `methods`). */
+    setMethod(name) {
+      if (!this.methods.includes(name)) throw new Error(`unknown method ${JSON.stringify(name)}; methods: ${this.methods.join(", ")}`);
+      demo.applied(demo.command("set", { method: name }));
+      return demo.state();
+    },
+    /** Change parameters: {method, tolerance, max_iterations, damping, constraints, animate, ...scene's own}. */
+    set(params) {
+      if (params === null || typeof params !== "object" || Array.isArray(params)) throw new Error("set() takes an object of parameters");
+      // Checked here with the specs Python applies (as links are): a refused call changes nothing.
+      const { values, errors } = checkParams(demo.layout.param_specs, params, demo.layout.scene);
+      if (errors.length) throw new Error(errors.join("; "));
+      demo.applied(demo.command("set", values));
+      return demo.state();
+    },
+    /**
+     * Pin the named target at [x, y, z] (and, for an oriented target, optionally the orientation [w, x, y, z]).
+     * It stops following its script until released (the GUI's "release" button).
+     */
+    setTarget(name, position, orientation) {
+      checkPoint(position, "setTarget(name, [x, y, z])", 3);
+      const args = { name: String(name), position };
+      if (orientation !== undefined && orientation !== null) {
+        checkPoint(orientation, "setTarget's orientation [w, x, y, z]", 4);
+        args.orientation = orientation;
+      }
+      demo.applied(demo.command("set_target", args));
+      return demo.state();
+    },
+    /** Hand the named target (or every target) back to its script. */
+    release(name) {
+      demo.applied(demo.command("release", name === undefined || name === null ? {} : { name: String(name) }));
+      return demo.state();
+    },
+    /**
+     * The current pose, in ikcore's format (ikcore.pose; ikcore.load_pose reads it): scene, method and per
+     * chain its rest points, limits, local rotations (w, x, y, z), positions, frame and world positions.
+     */
+    pose() {
+      return demo.command("pose", {});
+    },
+    /** Save pose() as a JSON file (ikcore-pose-<scene>-<frame>.json); returns the file name. */
+    downloadPose() {
+      const pose = this.pose();
+      const name = `ikcore-pose-${pose.scene}-${demo.frame}.json`;
+      downloadText(name, JSON.stringify(pose, null, 1) + "\n");
+      return name;
+    },
+    /** Draw the joint limits (hinge arcs, cones) or not. */
+    showLimits(on) {
+      demo.showLimits(on);
+      return demo.state();
+    },
+    /** Put the drag gizmo on a draggable target (clicking a target does the same). */
+    select(name) {
+      demo.handles.select(String(name));
+      return demo.state();
+    },
+    /** Where target `name` is drawn on the page, in CSS pixels (client coordinates): [x, y]. */
+    screenPosition(name) {
+      const mesh = demo.view?.targetMesh(String(name));
+      if (!mesh) throw new Error(`no target ${JSON.stringify(name)}`);
+      const p = mesh.position.clone().project(demo.stage.camera);
+      const rect = demo.stage.renderer.domElement.getBoundingClientRect();
+      return [rect.left + ((p.x + 1) / 2) * rect.width, rect.top + ((1 - p.y) / 2) * rect.height];
+    },
+    /** The Python time (ms) of each of the next `count` frames, as a promise of an array (for benchmarks). */
+    collectTimes(count) {
+      const n = Math.floor(Number(count));
+      if (!(n >= 1)) throw new Error("collectTimes(count) takes a frame count >= 1");
+      return demo.timing.collect(n);
+    },
+    /**
+     * Fault injection, for tests of the failure path: the next frame's Python call raises
+     * RuntimeError(message), which stops the animation with the failure panel.
+     */
+    injectFault(message = "fault injected by ikDemo.injectFault") {
+      demo.command("fail_next_frame", { message: String(message) });
+    },
+    /** After the animation stopped on an error: a new copy of the scene, and the loop runs again. */
+    restart: demo.restart,
+    /**
+     * Run `frames` frames now, synchronously, each stepping `dt` seconds: the same frame body as the
+     * animation loop (Python's step, the views, the race chart, the HUD) on a clock of its own, rendered
+     * with three.js every `renderEvery`-th frame (1: all; 0: none, the animation loop still renders
+     * between calls). For soak and fault tests. Returns
+     * `{frames, frame, python_ms: {median, max}, nonfinite}`, where `nonfinite` counts the frames whose shared
+     * array held a NaN or an infinity.
+     */
+    advance(frames, dt = 1 / 60, renderEvery = 1) {
+      demo.running();
+      if (!Number.isInteger(frames) || frames < 1 || frames > 1e6) throw new Error("advance() takes 1 to 1e6 frames");
+      if (!Number.isFinite(dt) || dt < 0 || dt > 0.1) throw new Error("advance()'s dt must be in [0, 0.1] seconds");
+      if (!Number.isInteger(renderEvery) || renderEvery < 0) throw new Error("advance()'s renderEvery must be >= 0");
+      return demo.advance(frames, dt, renderEvery);
+    },
+    /**
+     * Counts for leak checks: Python's (after a collection; wasm memory, objects, live PyProxies, JS values
+     * Python holds) and three.js's (geometries, textures, shader programs in the renderer).
+     */
+    health() {
+      const info = demo.stage.renderer.info;
+      return { python: demo.command("health", {}),
+        three: { geometries: info.memory.geometries, textures: info.memory.textures, programs: info.programs.length } };
+    },
+    /** A link to this view: the page's address with its state in the hash (see the README's "Share"). */
+    link() {
+      return demo.links.url();
+    },
+    /** Apply a link's hash ("#v=1&..."), as opening it would: returns {ignored}. */
+    applyLink(hash) {
+      return demo.links.apply(String(hash));
+    },
+    state: demo.state,
+  };
+}

@@ -1,0 +1,124 @@
+// What each frame reports: Python's time per frame and the frame rate over the last frames, each chain's
+// solve read from the shared array, and the HUD that shows them (ikDemo.state returns the same numbers).
+//
+// Recording a frame allocates nothing (fixed ring buffers, a median sorted in a preallocated copy); the
+// HUD's text is built only when it is redrawn, four times a second.
+
+const TIMING_WINDOW = 120;
+const HUD_EVERY_MS = 250;
+
+export class Timing {
+  constructor() {
+    this.pyTimes = new Float64Array(TIMING_WINDOW);
+    this.sorted = new Float64Array(TIMING_WINDOW);
+    this.pyCount = 0;
+    this.last = 0;           // the last frame's Python time (ms)
+    this.collector = null;   // {times, count, resolve}: ikDemo.collectTimes in progress
+    this.frameTimes = new Float64Array(60);
+    this.frames = 0;         // frames recorded since the page loaded
+  }
+
+  /** One frame's Python time (ms); a collection in progress gets it too, and resolves when complete. */
+  addPython(ms) {
+    this.last = ms;
+    this.pyTimes[this.pyCount % TIMING_WINDOW] = ms;
+    this.pyCount++;
+    const collector = this.collector;
+    if (collector) {
+      collector.times.push(ms);
+      if (collector.times.length >= collector.count) {
+        collector.resolve(collector.times);
+        this.collector = null;
+      }
+    }
+  }
+
+  /** A frame drawn at `now` (ms), for the frame rate. */
+  addFrame(now) {
+    this.frameTimes[this.frames % this.frameTimes.length] = now;
+    this.frames++;
+  }
+
+  /** Forget the Python times (a new scene: its median starts afresh). */
+  resetPython() {
+    this.pyCount = 0;
+  }
+
+  /** The median Python time (ms) over the last frames. */
+  median() {
+    const n = Math.min(this.pyCount, TIMING_WINDOW);
+    if (!n) return 0;
+    const part = this.sorted.subarray(0, n);
+    part.set(this.pyTimes.subarray(0, n));
+    part.sort();
+    return n % 2 ? part[(n - 1) / 2] : 0.5 * (part[n / 2 - 1] + part[n / 2]);
+  }
+
+  fps() {
+    const n = Math.min(this.frames, this.frameTimes.length);
+    if (n < 2) return 0;
+    const newest = this.frameTimes[(this.frames - 1) % this.frameTimes.length];
+    const oldest = this.frameTimes[(this.frames - n) % this.frameTimes.length];
+    return newest > oldest ? (1000 * (n - 1)) / (newest - oldest) : 0;
+  }
+
+  /** The Python times of the next `count` frames, as a promise; one in progress resolves with what it has. */
+  collect(count) {
+    if (this.collector) this.collector.resolve(this.collector.times);
+    return new Promise((resolve) => { this.collector = { times: [], count, resolve }; });
+  }
+}
+
+/** Each chain's solve in the shared array `buf`: status, error, iterations, time, effector and target. */
+export function chainStates(layout, buf) {
+  const { joints, targets, chains } = layout.sections;
+  return layout.chains.map((chain, k) => {
+    const c = chains.offset + k * chains.stride;
+    const code = buf[c];
+    const last = joints.offset + (chain.joints[0] + chain.joints[1] - 1) * joints.stride;
+    const t = layout.targets.findIndex((target) => target.name === chain.target);
+    const to = targets.offset + t * targets.stride;
+    return {
+      name: chain.name,
+      status: code >= 0 ? layout.statuses[code] : null,
+      error: code >= 0 ? buf[c + 1] : null,
+      iterations: buf[c + 2],
+      ms: buf[c + 3],
+      effector: [buf[last], buf[last + 1], buf[last + 2]],
+      target: t >= 0 ? [buf[to], buf[to + 1], buf[to + 2]] : null,
+    };
+  });
+}
+
+/** Every target's drawn position: {name: [x, y, z]}. */
+export function targetPositions(layout, buf) {
+  const { targets } = layout.sections;
+  const out = {};
+  layout.targets.forEach((target, i) => {
+    const o = targets.offset + i * targets.stride;
+    out[target.name] = [buf[o], buf[o + 1], buf[o + 2]];
+  });
+  return out;
+}
+
+/** The text of #hud-text: scene and method, frame rate and Python time, a line per chain. */
+export class Hud {
+  constructor() {
+    this.drawnAt = 0;
+  }
+
+  /** Redraw, unless the last redraw was less than HUD_EVERY_MS ago. */
+  update(now, layout, buf, timing) {
+    if (now - this.drawnAt < HUD_EVERY_MS) return;
+    this.drawnAt = now;
+    const lines = [
+      `${layout.scene} · ${layout.scene === "race" ? "every method" : layout.params.method}`,
+      `${timing.fps().toFixed(0)} fps · Python ${timing.last.toFixed(2)} ms (median ${timing.median().toFixed(2)})`,
+    ];
+    for (const chain of chainStates(layout, buf)) {
+      const error = chain.error === null ? "-" : chain.error.toExponential(1);
+      lines.push(`${chain.name.padEnd(18)} ${(chain.status ?? "-").padEnd(14)} ${String(chain.iterations).padStart(3)} it  ${error}`);
+    }
+    document.getElementById("hud-text").textContent = lines.join("\n");
+  }
+}

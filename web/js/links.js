@@ -1,0 +1,126 @@
+// The page's link: what of the page a link keeps, the address bar following it, applying a link's hash
+// (when the page opens, when the hash changes, ikDemo.applyLink) and the panel's "copy link". The hash
+// format and its checks are permalink.js's; this is the glue to the running demo.
+
+import { describeIgnored, formatHash, parseHash, resolveLink } from "./permalink.js";
+
+const HASH_EVERY_MS = 500;
+
+export class Links {
+  /** `demo`: the page's shared context (see app.js). */
+  constructor(demo) {
+    this.demo = demo;
+    this.embedKeys = {};   // a link's embed and origin keys, passed on to the links the page writes
+    this.lastHash = null;
+    this.writtenAt = 0;
+  }
+
+  /** What a link stores of the page now (see permalink.js for the format). */
+  state() {
+    const { layout, stage } = this.demo;
+    const now = this.demo.command("state", {});
+    const params = {};
+    for (const key of Object.keys(layout.param_specs)) {
+      if (now.params[key] !== null && now.params[key] !== undefined) params[key] = now.params[key];
+    }
+    // Targets that stay where they are (pinned, or their script stopped); moving ones follow their script.
+    const targets = {};
+    for (const target of layout.targets) {
+      const held = now.targets[target.name];
+      if (!target.draggable || !held?.held) continue;
+      targets[target.name] = target.oriented && held.orientation ? [...held.position, ...held.orientation] : held.position;
+    }
+    return {
+      scene: layout.scene, params, overlays: this.demo.limitsShown, targets,
+      camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], ...this.embedKeys,
+    };
+  }
+
+  /** This page's address with its state in the hash. */
+  url() {
+    return `${location.href.split("#")[0]}#${formatHash(this.state())}`;
+  }
+
+  /** Called every frame: the address bar follows the page, at most every HASH_EVERY_MS. */
+  follow(now) {
+    if (now - this.writtenAt < HASH_EVERY_MS) return;
+    this.writtenAt = now;
+    this.writeHash();
+  }
+
+  /** The address bar shows the page's link (replaceState: no history entries). */
+  writeHash() {
+    const hash = formatHash(this.state());
+    if (hash === this.lastHash) return;
+    this.lastHash = hash;
+    try {
+      history.replaceState(history.state, "", `#${hash}`);
+    } catch (error) {
+      this.demo.note(`The address bar could not be updated: ${error.message}`);
+    }
+  }
+
+  /**
+   * Apply a link's hash: a scene named in it starts fresh, then its parameters, overlays, targets and
+   * camera apply; what is malformed, unknown or out of range is left out and named in a notice.
+   * Returns {ignored} (plain-text descriptions).
+   */
+  apply(hash) {
+    const demo = this.demo;
+    const { state: link, ignored } = parseHash(hash, { scenes: demo.scenes });
+    for (const key of ["embed", "origin"]) {
+      if (link[key] !== undefined) this.embedKeys[key] = link[key];
+    }
+    if (link.scene) demo.showScene(demo.command("set_scene", { name: link.scene }));
+    const { params, targets, ignored: unfit } = resolveLink(link, demo.layout);
+    ignored.push(...unfit);
+    if (Object.keys(params).length) {
+      try {
+        demo.applied(demo.command("set", params));
+      } catch (error) {
+        ignored.push(`parameters (${error.message})`);
+      }
+    }
+    if (link.overlays !== undefined) demo.api.showLimits(link.overlays);
+    for (const { name, position, orientation } of targets) {
+      try {
+        demo.api.setTarget(name, position, orientation);
+      } catch (error) {
+        ignored.push(`t.${name} (${error.message.replace(/^\w+Error: /, "")})`);
+      }
+    }
+    if (link.camera) demo.stage.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });
+    this.lastHash = null;
+    if (ignored.length) demo.note(describeIgnored(ignored), 12000);
+    return { ignored };
+  }
+
+  /** A new hash (typed, or set by an embedding page) applies as a link, once the demo runs. */
+  listen() {
+    window.addEventListener("hashchange", (event) => {
+      if (!this.demo.py || this.demo.stopped) return;
+      try {
+        // The URL of the change itself: the page may have rewritten the address bar since (writeHash).
+        this.apply(new URL(event.newURL).hash);
+      } catch (error) {
+        this.demo.note(`The link could not be applied: ${error.message}`);
+      }
+    });
+  }
+
+  /** The "copy link" button: to the clipboard where the browser allows it, else shown selected in a field. */
+  async copy() {
+    const url = this.demo.api.link();
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(url);
+      this.demo.note("Link copied to the clipboard.", 3000);
+    } catch {
+      const field = document.getElementById("share-link");
+      field.value = url;
+      document.getElementById("share").hidden = false;
+      field.focus();
+      field.select();
+    }
+  }
+}
