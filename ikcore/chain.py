@@ -297,8 +297,14 @@ def _clamp_hinge(row, qw, qx, qy, qz):
     """:meth:`Hinge.clamp` on plain floats, bitwise the same: the twist angle about the axis
     (:func:`~ikcore.rotation.twist_angle`), clamped into the range, as a rotation about the axis
     (:func:`~ikcore.rotation.from_axis_angle`)."""
+    return _hinge_rotation(row, 2.0 * atan2(qx * row[0] + qy * row[1] + qz * row[2], qw))
+
+
+def _hinge_rotation(row, a):
+    """The rotation about a hinge's axis by angle ``a`` (radians, any finite value) clamped into
+    its range (``row`` from :func:`_hinge_row`); :func:`_clamp_hinge` once the angle is known."""
     ax, ay, az, n, lo, hi, full = row
-    a = fmod(2.0 * atan2(qx * ax + qy * ay + qz * az, qw), _TWO_PI)
+    a = fmod(a, _TWO_PI)
     if a > pi:
         a -= _TWO_PI
     elif a <= -pi:

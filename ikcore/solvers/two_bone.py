@@ -24,12 +24,19 @@ so the knee turns as a hinge when the bend plane is kept. Joint limits are
 applied after; if they move the tip, the error says so (and the outcome is
 "stalled": the limits are a wall the closed form cannot pass).
 
+A leg whose two joints are hinges about one axis, its rest points in the plane
+normal to that axis through the root, solved for a target and a pole in that
+plane (a spider's legs, frame after frame), takes the same steps on angles in the
+plane instead of 3D arcs (:func:`_planar`): the same pose to rounding, with no
+arc to build nor twist to take back out of it.
+
 No options. Convention: :mod:`ikcore.rotation`.
 """
 
 import math
 
 from .. import rotation as rot
+from ..chain import _hinge_rotation
 from ..errors import IKError
 from ..problem import Outcome
 
@@ -83,6 +90,12 @@ def _bend_direction(u, root, knee, tip, rest, pole, eps):
 def run(problem):
     """Solve ``problem`` in closed form (one iteration)."""
     chain = problem.chain
+    if problem.pole is not None and chain._hinges[0] is not None:
+        plane = _plane(chain)
+        if plane is not None:
+            outcome = _planar(problem, plane)
+            if outcome is not None:
+                return outcome
     root = chain.points[0]
     l1, l2 = chain.lengths
     d0, d1 = chain.directions
@@ -126,3 +139,108 @@ def run(problem):
     best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
     stalled = chain.limited and error > max(problem.tolerance, best + eps)
     return Outcome(settled[0], 1, [math.dist(tip, target), error], stalled, settled, worlds)
+
+
+# -- planar legs ------------------------------------------------------------------------------
+
+#: How far (a fraction of the reach) a point may lie off a leg's plane and still count as in it:
+#: rounding only, so the planar pose is the 3D one to rounding.
+_IN_PLANE = 1e-12
+#: Sine below which a bone's turn counts as a half turn: there the 3D arc may take another axis
+#: than the hinges', and only the general path says what the limits make of it.
+_HALF_TURN = 1e-6
+
+# Per chain, by id: (chain, plane or None), as fabrik keeps its layouts.
+_planes = {}
+
+
+def _plane(chain):
+    """``(a, e1, e2, (cos, sin) of d1's angle)`` when both joints are hinges about one unit axis
+    ``a`` and both bones lie across it (``e1`` the first bone's rest direction, ``e2 = a x e1``):
+    angles about ``a`` are then measured from ``e1``; else ``None``."""
+    entry = _planes.get(id(chain))
+    if entry is None or entry[0] is not chain:
+        if len(_planes) >= 64:
+            _planes.clear()
+        entry = (chain, _plane_of(chain))
+        _planes[id(chain)] = entry
+    return entry[1]
+
+
+def _plane_of(chain):
+    h0, h1 = chain._hinges
+    if h0 is None or h1 is None or chain.joints[0].axis != chain.joints[1].axis:
+        return None
+    a = chain.joints[0].axis
+    d0, d1 = chain.directions
+    if max(abs(d[0] * a[0] + d[1] * a[1] + d[2] * a[2]) for d in (d0, d1)) > _IN_PLANE:
+        return None
+    e1 = _across(d0, a, 0.0)
+    e2 = _cross(a, e1)
+    x, y = d1[0] * e1[0] + d1[1] * e1[1] + d1[2] * e1[2], d1[0] * e2[0] + d1[1] * e2[1] + d1[2] * e2[2]
+    n = math.hypot(x, y)
+    return a, e1, e2, (x / n, y / n)
+
+
+def _planar(problem, plane):
+    """:func:`run`'s steps in the leg's plane (see the module notes); ``None`` where they would
+    not give its pose: the target or pole off the plane, the target at the root, the pole on the
+    root-target line, or a bone turning by about a half turn."""
+    chain = problem.chain
+    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1) = plane
+    rx, ry, rz = chain.points[0]
+    tx, ty, tz = problem.target
+    px, py, pz = problem.pole
+    off = _IN_PLANE * chain.reach
+    tx, ty, tz = tx - rx, ty - ry, tz - rz
+    px, py, pz = px - rx, py - ry, pz - rz
+    if abs(tx * ax + ty * ay + tz * az) > off or abs(px * ax + py * ay + pz * az) > off:
+        return None
+    # The target (x, y) and pole (p, q) in the plane's coordinates.
+    x, y = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z
+    p, q = px * e1x + py * e1y + pz * e1z, px * e2x + py * e2y + pz * e2z
+    d = math.hypot(x, y)
+    eps = 1e-9 * chain.reach
+    if d <= eps:
+        return None
+    ux, uy = x / d, y / d
+    # The pole's part across u, signed: the knee bends to its side.
+    side = ux * q - uy * p
+    if abs(side) <= eps:
+        return None
+    l1, l2 = chain.lengths
+    dc = min(max(d, abs(l1 - l2)), l1 + l2)
+    cos_a = (l1 * l1 + dc * dc - l2 * l2) / (2.0 * l1 * dc) if dc > eps else 0.0
+    cos_a = min(1.0, max(-1.0, cos_a))
+    sin_a = math.sqrt(1.0 - cos_a * cos_a)
+    if side < 0.0:
+        sin_a = -sin_a
+    # Upper bone b0 = cos(alpha) u + sin(alpha) k, k = u turned a quarter about a, toward the pole.
+    b0x, b0y = cos_a * ux - sin_a * uy, cos_a * uy + sin_a * ux
+    # Lower bone, tip minus knee, then in the upper bone's frame (turned back by b0's angle).
+    wx, wy = dc * ux - l1 * b0x, dc * uy - l1 * b0y
+    lx, ly = b0x * wx + b0y * wy, b0x * wy - b0y * wx
+    q0, q1 = problem.start
+    # Each bone's start direction, (cos, sin) of its angle: a hinge rotation by t is
+    # (cos t/2, a sin t/2), so cos t = w^2 - s^2 and sin t = 2 w s.
+    w, s = q0[0], q0[1] * ax + q0[2] * ay + q0[3] * az
+    cx, sx = w * w - s * s, 2.0 * w * s
+    if cx * b0x + sx * b0y < 0.0 and abs(cx * b0y - sx * b0x) < _HALF_TURN:
+        return None
+    w, s = q1[0], q1[1] * ax + q1[2] * ay + q1[3] * az
+    cx, sx = w * w - s * s, 2.0 * w * s
+    # The lower bone's start direction in the upper bone's frame: d1's angle plus joint 1's.
+    cx, sx = cx * c1 - sx * s1, sx * c1 + cx * s1
+    if cx * lx + sx * ly < 0.0 and abs(cx * ly - sx * lx) < _HALF_TURN * math.hypot(lx, ly):
+        return None
+    h0, h1 = chain._hinges
+    r0 = _hinge_rotation(h0, math.atan2(b0y, b0x))
+    r1 = _hinge_rotation(h1, math.atan2(ly, lx) - math.atan2(s1, c1))
+    start = chain._forward([q0, q1]) if problem.frames is None else problem.frames[1]
+    worlds = []
+    settled = chain._settle([r0, r1], worlds)
+    target = problem.target
+    error = math.dist(settled[1][2], target)
+    best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
+    stalled = error > max(problem.tolerance, best + eps)
+    return Outcome(settled[0], 1, [math.dist(start[2], target), error], stalled, settled, worlds)

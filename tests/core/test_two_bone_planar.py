@@ -1,0 +1,159 @@
+"""The two-bone solver's planar path (legs of two hinges about one axis): the general path's pose
+to rounding, taken where it applies and only there."""
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ikcore
+from ikcore import Chain, Hinge
+from ikcore import rotation as rot
+from ikcore.rigs import make_scene
+from ikcore.solve import make_problem
+from ikcore.solvers import two_bone
+
+
+def _unit(v):
+    n = math.sqrt(sum(x * x for x in v))
+    return tuple(x / n for x in v)
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _leg(rng, lengths=None):
+    """A random two-hinge leg in the plane normal to a random axis, and that plane's basis."""
+    axis = _unit([rng.gauss(0, 1) for _ in range(3)])
+    e1 = _unit(_cross(axis, _unit([rng.gauss(0, 1) for _ in range(3)])))
+    e2 = _cross(axis, e1)
+    root = tuple(rng.uniform(-2, 2) for _ in range(3))
+
+    def at(x, y):
+        return tuple(r + x * a + y * b for r, a, b in zip(root, e1, e2))
+
+    l1, l2 = lengths or (rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5))
+    a, c = rng.uniform(-math.pi, math.pi), rng.uniform(-math.pi, math.pi)
+    kx, ky = l1 * math.cos(a), l1 * math.sin(a)
+    points = [root, at(kx, ky), at(kx + l2 * math.cos(c), ky + l2 * math.sin(c))]
+    ranges = []
+    for _ in range(2):
+        lo = rng.uniform(-180.0, 0.0)
+        ranges.append((-180.0, 180.0) if rng.random() < 0.2 else (lo, rng.uniform(lo, 180.0)))
+    chain = Chain(points, [Hinge(axis, *r) for r in ranges])
+    return chain, axis, at
+
+
+def _general(problem):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(two_bone, "_plane", lambda chain: None)
+        return two_bone.run(problem)
+
+
+def _same_pose(a, b, reach, tol=1e-10):
+    for q, r in zip(a.rotations, b.rotations):
+        # q and -q are one rotation.
+        assert min(max(abs(x - y) for x, y in zip(q, r)), max(abs(x + y) for x, y in zip(q, r))) <= tol
+    assert max(math.dist(p, q) for p, q in zip(a.settled[1], b.settled[1])) <= tol * reach
+    assert a.stalled == b.stalled
+    assert a.errors == pytest.approx(b.errors, abs=tol * reach)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 1.4), st.floats(-math.pi, math.pi))
+def test_planar_pose_is_the_general_one(seed, distance, heading):
+    rng = random.Random(seed)
+    chain, axis, at = _leg(rng)
+    start = [rot.from_axis_angle(axis, rng.uniform(-4.0, 4.0)) for _ in range(2)]
+    # Targets from the root out past the reach, poles anywhere in the plane.
+    target = at(distance * chain.reach * math.cos(heading), distance * chain.reach * math.sin(heading))
+    pole = at(rng.uniform(-2, 2) * chain.reach, rng.uniform(-2, 2) * chain.reach)
+    problem = make_problem(chain, target, "two_bone", start, None, None, None, None, pole, {})
+    general = _general(problem)
+    planar = two_bone._planar(problem, two_bone._plane(chain))
+    if planar is None:
+        # Only the cases the general path must decide: a target at the root, a pole on the
+        # root-target line, or a half turn.
+        return
+    # On the shell's edges (stretched, folded) the knee angle is sin(alpha) = sqrt(1 - cos^2):
+    # a rounding of cos there moves the pose by its square root, on either path.
+    l1, l2 = chain.lengths
+    d = math.dist(target, chain.points[0])
+    edge = min(abs(d - l1 - l2), abs(d - abs(l1 - l2))) <= 1e-6 * chain.reach
+    _same_pose(planar, general, chain.reach, 1e-7 if edge else 1e-10)
+    assert max(chain.violations(planar.rotations)) <= 1e-12
+
+
+def test_planar_path_is_taken_on_most_legs():
+    rng = random.Random(7)
+    taken = 0
+    for _ in range(200):
+        chain, axis, at = _leg(rng)
+        start = [rot.from_axis_angle(axis, rng.uniform(-3.0, 3.0)) for _ in range(2)]
+        problem = make_problem(chain, at(0.5 * chain.reach, 0.3), "two_bone", start, None, None, None, None,
+                               at(0.0, 2.0 * chain.reach), {})
+        taken += two_bone._planar(problem, two_bone._plane(chain)) is not None
+    assert taken >= 195
+
+
+def test_legs_off_the_plane_take_the_general_path(monkeypatch):
+    rng = random.Random(3)
+    chain, axis, at = _leg(rng)
+    start = [rot.from_axis_angle(axis, 0.3), rot.from_axis_angle(axis, -0.4)]
+    off = tuple(p + 0.05 * a for p, a in zip(at(0.4, 0.2), axis))
+    pole = at(0.0, 2.0)
+    plane = two_bone._plane(chain)
+    for target, hint in ((off, pole), (at(0.4, 0.2), tuple(p + 0.05 * a for p, a in zip(pole, axis)))):
+        problem = make_problem(chain, target, "two_bone", start, None, None, None, None, hint, {})
+        assert two_bone._planar(problem, plane) is None
+        _same_pose(two_bone.run(problem), _general(problem), chain.reach)
+    # No pole: the start's bend plane decides, on the general path.
+    problem = make_problem(chain, at(0.4, 0.2), "two_bone", start, None, None, None, None, None, {})
+    calls = []
+    monkeypatch.setattr(two_bone, "_planar", lambda *a: calls.append(a))
+    two_bone.run(problem)
+    assert calls == []
+
+
+def test_chains_that_are_not_planar_legs_have_no_plane():
+    leg = [(0, 0, 0), (1, 0, 0), (1, 1, 0)]
+    z = Hinge((0, 0, 1), -90, 90)
+    assert two_bone._plane(Chain(leg, [z, z])) is not None
+    assert two_bone._plane(Chain(leg, [z, Hinge((1, 0, 0), -90, 90)])) is None
+    assert two_bone._plane(Chain(leg, [z, None])) is None
+    assert two_bone._plane(Chain(leg, [ikcore.BallSocket(cone_deg=40), z])) is None
+    # A bone across the hinges' plane.
+    assert two_bone._plane(Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0.5)], [z, z])) is None
+
+
+def test_a_half_turn_is_left_to_the_general_path():
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [Hinge((0, 0, 1)), Hinge((0, 0, 1))])
+    # The upper bone points along -x; the target straight ahead along +x, pole above.
+    start = [rot.from_axis_angle((0, 0, 1), math.pi), rot.IDENTITY]
+    problem = make_problem(chain, (1.9, 0.0, 0.0), "two_bone", start, None, None, None, None, (1.0, 5.0, 0.0), {})
+    b0 = two_bone._planar(problem, two_bone._plane(chain))
+    # The knee's bend is small: the upper bone turns by nearly a half turn, but not within
+    # _HALF_TURN of it; straight ahead it would.
+    assert b0 is not None
+    problem = make_problem(chain, (2.0 + 1e-3, 0.0, 0.0), "two_bone", start, None, None, None, None,
+                           (1.0, 5.0, 0.0), {})
+    assert two_bone._planar(problem, two_bone._plane(chain)) is None
+
+
+def test_the_spider_legs_take_the_planar_path(monkeypatch):
+    scene = make_scene("spider")
+    results = []
+    planar = two_bone._planar
+
+    def spy(problem, plane):
+        out = planar(problem, plane)
+        results.append(out is not None)
+        return out
+
+    monkeypatch.setattr(two_bone, "_planar", spy)
+    for _ in range(30):
+        scene.step(1 / 60)
+    assert len(results) == 30 * 8 and all(results)
