@@ -16,6 +16,7 @@ import { Handles } from "./handles.js";
 import { chainStates, Hud, targetPositions, Timing } from "./hud.js";
 import { Links } from "./links.js";
 import { LimitOverlay } from "./overlays.js";
+import { parseHash } from "./permalink.js";
 import { RaceView } from "./race.js";
 import { SkeletonView } from "./skeleton.js";
 import { Stage } from "./stage.js";
@@ -105,6 +106,7 @@ function state() {
     selected: demo.handles?.selected?.name ?? null,
     overlays: demo.limitsShown,
     camera: stage ? { position: stage.camera.position.toArray(), target: stage.controls.target.toArray() } : null,
+    renderer: stage ? stage.describe() : null,
     chains: py ? chainStates(layout, buf) : [],
     targets: py ? targetPositions(layout, buf) : {},
   };
@@ -319,7 +321,9 @@ window.addEventListener("keydown", (event) => {
 boot.attached.then((py) => {
   demo.py = py;
   demo.scenes = py.info.scenes;
-  const stage = demo.stage = new Stage($("viewport"), py.info.layout.camera);
+  // The one link key needed before the renderer exists; the rest of the link applies below.
+  const { quality } = parseHash(location.hash).state;
+  const stage = demo.stage = new Stage($("viewport"), py.info.layout.camera, quality ?? "auto");
   wheelAfterClick(stage.controls, stage.renderer.domElement);
   demo.handles = new Handles(stage, {
     moved(name, position, orientation) {

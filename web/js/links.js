@@ -10,7 +10,7 @@ export class Links {
   /** `demo`: the page's shared context (see app.js). */
   constructor(demo) {
     this.demo = demo;
-    this.embedKeys = {};   // a link's embed and origin keys, passed on to the links the page writes
+    this.keptKeys = {};   // a link's embed, origin and quality keys, passed on to the links the page writes
     this.lastHash = null;
     this.writtenAt = 0;
   }
@@ -32,7 +32,7 @@ export class Links {
     }
     return {
       scene: layout.scene, params, overlays: this.demo.limitsShown, targets,
-      camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], ...this.embedKeys,
+      camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], ...this.keptKeys,
     };
   }
 
@@ -68,8 +68,12 @@ export class Links {
   apply(hash) {
     const demo = this.demo;
     const { state: link, ignored } = parseHash(hash, { scenes: demo.scenes });
-    for (const key of ["embed", "origin"]) {
-      if (link[key] !== undefined) this.embedKeys[key] = link[key];
+    for (const key of ["embed", "origin", "quality"]) {
+      if (link[key] !== undefined) this.keptKeys[key] = link[key];
+    }
+    if (link.quality !== undefined && demo.stage.resolve(link.quality) !== demo.stage.quality) {
+      // The renderer is made once, when the page opens (antialiasing cannot change later).
+      ignored.push("quality (takes effect when the page is opened with it: reload)");
     }
     if (link.scene) demo.showScene(demo.command("set_scene", { name: link.scene }));
     const { params, targets, ignored: unfit } = resolveLink(link, demo.layout);

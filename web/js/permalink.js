@@ -1,13 +1,14 @@
 // The page's state as a URL hash, and back: strict parsing of links that anyone may have written.
 //
 //   #v=1&scene=arm&method=dls&tolerance=0.001&max_iterations=10&damping=0.03&constraints=1&animate=0
-//    &overlays=1&t.target=x,y,z,qw,qx,qy,qz&t.pole=x,y,z&cam=px,py,pz,tx,ty,tz&embed=1
+//    &overlays=1&t.target=x,y,z,qw,qx,qy,qz&t.pole=x,y,z&cam=px,py,pz,tx,ty,tz&embed=1&quality=low
 //
 // `v` is the format's version (1; a link without it is read as version 1). Parameters are the scene's own
 // names (its layout's param_specs), booleans as 1 / 0. `t.<name>` places a draggable target (and orients it
 // with a unit quaternion w, x, y, z where the target takes one); `cam` is the camera's position and the
 // point it orbits. `embed` (0 / 1) and `origin` (the origins allowed to drive an embedded page) belong to
-// the embed mode (embed.js reads and checks them): they are passed through unchanged.
+// the embed mode (embed.js reads and checks them): they are passed through unchanged. `quality` (auto, high,
+// low: see stage.js) is the renderer's, chosen when the page opens; it too is passed through.
 //
 // Parsing happens in two steps: parseHash() checks what needs no scene (keys, syntax, lengths, finite
 // numbers within COORD_LIMIT, the scene among the page's scenes), resolveLink() checks the rest against
@@ -16,6 +17,7 @@
 // evaluated or written into the page as HTML: the results are numbers, booleans and names from fixed lists.
 
 import { paramFromText, paramToText, parseNumber } from "./params.js";
+import { QUALITIES } from "./stage.js";
 
 export const VERSION = 1;
 /** Longest hash read (characters, "#" excluded); a longer one is ignored whole. */
@@ -60,7 +62,7 @@ function coordinates(text, counts) {
  * Read a hash ("#..." or without "#"): {state, ignored}.
  *
  * state: {version, scene?, params: {name: text}, targets: {name: numbers[3 | 7]}, camera?: numbers[6],
- * overlays?: boolean, embed?: 0 | 1, origin?: text}. `params` are still text: resolveLink() checks them against the
+ * overlays?: boolean, embed?: 0 | 1, origin?: text, quality?: "auto" | "high" | "low"}. `params` are still text: resolveLink() checks them against the
  * scene's specs. ignored: short plain-text descriptions of what was left out.
  *
  * @param {string} hash
@@ -150,6 +152,10 @@ export function parseHash(hash, context = {}) {
         if (Object.hasOwn(FLAG, value)) state[key] = key === "embed" ? FLAG[value] : FLAG[value] === 1;
         else ignored.push(`${key} (0 or 1)`);
         break;
+      case "quality":
+        if (QUALITIES.includes(value)) state.quality = value;
+        else ignored.push(`quality (${QUALITIES.join(", ")})`);
+        break;
       case "cam": {
         const values = coordinates(value, [6]);
         if (typeof values === "string") {
@@ -210,7 +216,7 @@ function coordinate(v) {
 
 /**
  * The hash (without "#") of a state: {scene, params: {name: value}, overlays, targets: {name: numbers},
- * camera: numbers[6], embed?, origin?}. Parameters come in the order given, targets likewise.
+ * camera: numbers[6], embed?, origin?, quality?}. Parameters come in the order given, targets likewise.
  */
 export function formatHash(state) {
   const parts = [`v=${VERSION}`, `scene=${encodeURIComponent(state.scene)}`];
@@ -224,6 +230,7 @@ export function formatHash(state) {
   if (state.camera) parts.push(`cam=${state.camera.map(coordinate).join(",")}`);
   if (state.embed !== undefined) parts.push(`embed=${state.embed ? 1 : 0}`);
   if (state.origin !== undefined) parts.push(`origin=${encodeURIComponent(state.origin)}`);
+  if (state.quality !== undefined) parts.push(`quality=${state.quality}`);
   return parts.join("&");
 }
 

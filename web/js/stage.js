@@ -3,16 +3,39 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 
+/** The WebGL renderer's name (the unmasked one where the browser gives it), or null without WebGL. */
+export function rendererName() {
+  const gl = document.createElement("canvas").getContext("webgl2");
+  if (!gl) return null;
+  const info = gl.getExtension("WEBGL_debug_renderer_info");
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension("WEBGL_lose_context")?.loseContext();
+  return name;
+}
+
+/** Whether a renderer name is a software rasteriser's: the CPU draws every pixel. */
+export function isSoftware(name) {
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name ?? "");
+}
+
+export const QUALITIES = ["auto", "high", "low"];
+
 export class Stage {
   /**
    * @param {HTMLElement} container the element the canvas fills
    * @param {{position: number[], target: number[]}} view the initial camera
+   * @param {string} quality "high" (antialiasing and soft shadows), "low" (neither: what a software
+   *   renderer draws several times faster) or "auto" (low on a software renderer, else high)
    */
-  constructor(container, view) {
+  constructor(container, view, quality = "auto") {
     this.container = container;
-    const renderer = new THREE.WebGLRenderer({ antialias: true });
+    this.rendererName = rendererName();
+    this.software = isSoftware(this.rendererName);
+    this.quality = this.resolve(quality);
+    const high = this.quality === "high";
+    const renderer = new THREE.WebGLRenderer({ antialias: high });
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.enabled = high;
     renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     renderer.toneMapping = THREE.ACESFilmicToneMapping;
@@ -59,6 +82,19 @@ export class Stage {
     this.resize = this.resize.bind(this);
     window.addEventListener("resize", this.resize);
     this.resize();
+  }
+
+  /** The quality ("high" or "low") that `quality` ("auto", "high" or "low") means on this renderer. */
+  resolve(quality) {
+    return quality === "auto" ? (this.software ? "low" : "high") : quality;
+  }
+
+  /** {name, software, quality, antialias, shadows}: the renderer as it was made (read back from WebGL). */
+  describe() {
+    const { renderer } = this;
+    return { name: this.rendererName, software: this.software, quality: this.quality,
+      antialias: Boolean(renderer.getContext().getContextAttributes()?.antialias),
+      shadows: renderer.shadowMap.enabled };
   }
 
   /** Put the camera where a scene suggests: {position, target}. */
