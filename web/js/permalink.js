@@ -17,7 +17,6 @@
 // evaluated or written into the page as HTML: the results are numbers, booleans and names from fixed lists.
 
 import { paramFromText, paramToText, parseNumber } from "./params.js";
-import { QUALITIES } from "./stage.js";
 
 export const VERSION = 1;
 /** Longest hash read (characters, "#" excluded); a longer one is ignored whole. */
@@ -28,6 +27,8 @@ export const MAX_VALUE = 256;
 export const MAX_ENTRIES = 64;
 /** Largest coordinate (absolute) of a target or the camera. */
 export const COORD_LIMIT = 10000;
+/** The renderer's qualities a link may ask for (stage.js says what each draws). */
+export const QUALITIES = ["auto", "high", "low"];
 
 const NAME = /^[a-z][a-z0-9_]{0,31}$/;
 const TARGET = /^t\.([A-Za-z][A-Za-z0-9_@]{0,31})$/;
@@ -62,8 +63,8 @@ function coordinates(text, counts) {
  * Read a hash ("#..." or without "#"): {state, ignored}.
  *
  * state: {version, scene?, params: {name: text}, targets: {name: numbers[3 | 7]}, camera?: numbers[6],
- * overlays?: boolean, embed?: 0 | 1, origin?: text, quality?: "auto" | "high" | "low"}. `params` are still text: resolveLink() checks them against the
- * scene's specs. ignored: short plain-text descriptions of what was left out.
+ * overlays?: boolean, embed?: 0 | 1, origin?: text, quality?: one of QUALITIES}. `params` are still text:
+ * resolveLink() checks them against the scene's specs. ignored: short plain-text descriptions of what was left out.
  *
  * @param {string} hash
  * @param {{scenes?: string[]}} [context] the page's scene names (a scene outside them is ignored)

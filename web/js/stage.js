@@ -18,8 +18,6 @@ export function isSoftware(name) {
   return /swiftshader|llvmpipe|softpipe|software/i.test(name ?? "");
 }
 
-export const QUALITIES = ["auto", "high", "low"];
-
 export class Stage {
   /**
    * @param {HTMLElement} container the element the canvas fills
