@@ -35,7 +35,7 @@ from .checks import check_point, check_rotations
 from .errors import IKError
 from .solution import CONVERGED, MAX_ITERATIONS, UNREACHABLE
 from .solve import make_problem, solve
-from .solvers import fabrik as _fabrik
+from .solvers import _fabrik_tuning
 
 # numpy is optional and imported on the first batch, not with ikcore: None when it
 # is missing (every chain then goes through solve()).
@@ -400,7 +400,7 @@ def _collinear(points, targets, reach):
     f = pts[far, cols] / np.sqrt(np.where(top > 0.0, top, 1.0))[:, None]
     along = np.einsum("nkj,kj->nk", pts, f)
     spread = np.sqrt(np.maximum(0.0, sq - along * along)).max(axis=0)
-    return spread <= _COLLINEAR_MARGIN * _fabrik._COLLINEAR * reach
+    return spread <= _COLLINEAR_MARGIN * _fabrik_tuning.COLLINEAR * reach
 
 
 def _arcs(s, b):
@@ -471,10 +471,10 @@ def _iterate(final, active, targets, err0, lengths, tol, cap, iterations, handov
             np.minimum(best, err, out=best, where=improved)
             done = improved & (err <= tol)
             # The scalar solver's progress rule, for the chains still going.
-            moved = best < mark * (1.0 - _fabrik._RATE_FREE)
+            moved = best < mark * (1.0 - _fabrik_tuning.RATE_FREE)
             np.copyto(mark, best, where=moved)
             since = np.where(moved, 0, since + 1)
-            give = ~done & ((since >= _fabrik._WINDOW) | ~np.isfinite(err))
+            give = ~done & ((since >= _fabrik_tuning.WINDOW) | ~np.isfinite(err))
             if it >= cap:
                 # Out of iterations: the scalar solver returns its best pose;
                 # the last one is it only if this iteration improved.

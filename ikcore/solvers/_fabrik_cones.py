@@ -319,7 +319,7 @@ def settle(chain, rotations, last, xs, ys, zs):
     Why that is the verdict's own result, to rounding: each rotation is a product of unit
     quaternions, and ``R_i d_i`` is bone ``i``'s direction ``b_i``, which the arc was built to give
     (to about ``1e-13`` of a turn, the arcs' worst rounding above FABRIK's precision cut,
-    ``fabrik._PRECISE_ARC``), so the points are
+    ``_fabrik_arcs._PRECISE_ARC``), so the points are
     ``chain.forward(rotations)``; on a straight rest line joint ``i``'s swing is the angle between
     ``b_{i-1}`` (``d_0`` for the root) and ``b_i``, so a bend clear of the rim by :data:`_RIM` in
     its cosine passes the verdict's cone test ``d . (q d) >= cos(cone) + 1e-15`` whatever those

@@ -14,7 +14,7 @@ import importlib
 import statistics
 
 import ikcore
-from ikcore.solvers import fabrik
+from ikcore.solvers import _fabrik_free, fabrik
 
 from . import peers, problems, reference
 from .report import big_ratio, percent, ratio, table, us
@@ -47,7 +47,7 @@ def _run_fn(chain, targets, passes_only):
     """``fabrik.run`` on prepared problems; with ``passes_only`` its rotations step is skipped."""
     made = [_solve_module.make_problem(chain, t, "fabrik", None, None, None, None, None, None, {})
             for t in targets]
-    keep, keep_settled = fabrik._rotations, fabrik._settled
+    keep, keep_settled = _fabrik_free.rotations_along, _fabrik_free.settled_along
 
     def skip(chain, ref, xs, ys, zs):
         # Rest rotations, at the cost of one list: a restart (N = 100 only) then
@@ -59,11 +59,11 @@ def _run_fn(chain, targets, passes_only):
 
     def fn(j):
         if passes_only:
-            fabrik._rotations, fabrik._settled = skip, skip_settled
+            _fabrik_free.rotations_along, _fabrik_free.settled_along = skip, skip_settled
         try:
             o = fabrik.run(made[j])
         finally:
-            fabrik._rotations, fabrik._settled = keep, keep_settled
+            _fabrik_free.rotations_along, _fabrik_free.settled_along = keep, keep_settled
         return o.iterations, o.errors[-1], o.errors[-1] <= made[j].tolerance
     return fn
 

@@ -11,7 +11,7 @@ import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
 from ikcore.solve import make_problem
-from ikcore.solvers import fabrik
+from ikcore.solvers import _fabrik_free, _fabrik_tuning, _surgery, fabrik
 
 from .strategies import bone_counts, build_chain, seeds
 from .test_ccd import random_hinge_chain
@@ -252,8 +252,8 @@ def test_a_point_on_its_new_neighbour_goes_on_along_x(points, target, passes, mo
     chain = Chain(points)
     careful = []
     for name in ("_careful_backward", "_careful_forward"):
-        plain = getattr(fabrik, name)
-        monkeypatch.setattr(fabrik, name, lambda *a, plain=plain, name=name: careful.append(name[9:]) or plain(*a))
+        plain = getattr(_fabrik_free, name)
+        monkeypatch.setattr(_fabrik_free, name, lambda *a, plain=plain, name=name: careful.append(name[9:]) or plain(*a))
     sol = ikcore.solve(chain, target, "fabrik", max_iterations=4)
     assert set(careful) == passes
     assert sol.errors[1:-1] == _guarded_passes(chain, points, target, sol.iterations)[:-1]
@@ -278,7 +278,7 @@ def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, 
     # first exactly when the rest points and the target lie within 1e-6 reach of one line.
     rng = random.Random(seed)
     chain = build_chain(rng, n, shape, "free")
-    eps = fabrik._COLLINEAR * chain.reach
+    eps = _fabrik_tuning.COLLINEAR * chain.reach
     root, tip = chain.points[0], chain.points[-1]
     if math.dist(root, tip) <= eps:
         return  # the line runs through the farthest point: no line is kept
@@ -292,7 +292,7 @@ def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, 
         return  # on the edge of the test, or not a solve that runs the passes
     bent = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fabrik._surgery, "bend", lambda *a, bend=fabrik._surgery.bend: bent.append(1) or bend(*a))
+        patch.setattr(_surgery, "bend", lambda *a, bend=_surgery.bend: bent.append(1) or bend(*a))
         ikcore.solve(chain, target, "fabrik", max_iterations=1)
     assert bool(bent) == (far < eps)
 

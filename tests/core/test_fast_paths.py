@@ -211,7 +211,7 @@ def test_fabrik_settled_pose_is_forward_kinematics(n, shape, seed, where, start_
 def test_fabrik_settled_pose_where_bones_turn_nearly_half_a_turn(chain, seed, log_turn, warm):
     # Every bone turned a half turn less 10 ** log_turn radians from its reference pose: the arc's
     # axis is a small difference there, and the settled pose must still be forward kinematics.
-    from ikcore.solvers import fabrik
+    from ikcore.solvers import _fabrik_arcs
     from ikcore.solvers._pose import Pose
 
     rng = random.Random(seed)
@@ -229,6 +229,6 @@ def test_fabrik_settled_pose_where_bones_turn_nearly_half_a_turn(chain, seed, lo
         xs.append(xs[-1] + length * b[0])
         ys.append(ys[-1] + length * b[1])
         zs.append(zs[-1] + length * b[2])
-    rotations, settled = fabrik._settled(chain, ref, xs, ys, zs)
+    rotations, settled = _fabrik_arcs.settled_along(chain, ref, xs, ys, zs)
     _check_settled(chain, settled)
     assert _near(settled[0], rotations, 1e-12)
