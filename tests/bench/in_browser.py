@@ -137,11 +137,11 @@ def section(cfg):
           "timer around its one `step(dt)` call into Python a frame (solve every chain, fill the shared "
           f"array), {frames} frames after a {WARMUP}-frame warm-up. Targets: median per frame. "
           "Unrendered: the same frames run back to back by `ikDemo.advance(frames, 1/60, 0)`, three.js "
-          "not drawing; on a machine whose WebGL is software (SwiftShader) on two cores, the animation "
-          "loop's figure also holds the renderer's share of those cores. CPython: the same scene's "
-          "`step` + `write` in this process (`ikcore.rigs.timing`), back to back and paced at 60 frames "
-          "a second (the thread idle between frames, as in the animation loop); where an idle core "
-          "loses its caches, paced frames start cold, in the browser as in CPython.", "",
+          "not drawing. CPython: the same scene's `step` + `write` in this process "
+          "(`ikcore.rigs.timing`), back to back and paced at 60 frames a second (the thread idle between "
+          "frames, as in the animation loop). Where an idle core loses its caches (a shared virtual "
+          "machine), a frame that follows an idle gap starts cold: the animation loop's figure sits "
+          "above the back-to-back one in the browser as in CPython, whether or not three.js draws.", "",
           table(["scene", "frames", "median ms", "p95 ms", "unrendered median ms", "CPython ms",
                  "CPython paced ms", "target", "met"], rows), "",
           f"Crowd: the tentacle scene (20 bones a tentacle) with `count` tentacles, median over "
