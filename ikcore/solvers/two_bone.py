@@ -155,7 +155,7 @@ _planes = {}
 
 
 def _plane(chain):
-    """``(a, e1, e2, (cos, sin) of d1's angle)`` when both joints are hinges about one unit axis
+    """``(a, e1, e2, (cos, sin) of d1's angle, that angle)`` when both joints are hinges about one unit axis
     ``a`` and both bones lie across it (``e1`` the first bone's rest direction, ``e2 = a x e1``):
     angles about ``a`` are then measured from ``e1``; else ``None``."""
     entry = _planes.get(id(chain))
@@ -179,7 +179,7 @@ def _plane_of(chain):
     e2 = _cross(a, e1)
     x, y = d1[0] * e1[0] + d1[1] * e1[1] + d1[2] * e1[2], d1[0] * e2[0] + d1[1] * e2[1] + d1[2] * e2[2]
     n = math.hypot(x, y)
-    return a, e1, e2, (x / n, y / n)
+    return a, e1, e2, (x / n, y / n), math.atan2(y, x)
 
 
 def _planar(problem, plane):
@@ -187,7 +187,7 @@ def _planar(problem, plane):
     not give its pose: the target or pole off the plane, the target at the root, the pole on the
     root-target line, or a bone turning by about a half turn."""
     chain = problem.chain
-    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1) = plane
+    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1 = plane
     rx, ry, rz = chain.points[0]
     tx, ty, tz = problem.target
     px, py, pz = problem.pole
@@ -235,7 +235,7 @@ def _planar(problem, plane):
         return None
     h0, h1 = chain._hinges
     r0 = _hinge_rotation(h0, math.atan2(b0y, b0x))
-    r1 = _hinge_rotation(h1, math.atan2(ly, lx) - math.atan2(s1, c1))
+    r1 = _hinge_rotation(h1, math.atan2(ly, lx) - t1)
     start = chain._forward([q0, q1]) if problem.frames is None else problem.frames[1]
     worlds = []
     settled = chain._settle([r0, r1], worlds)
