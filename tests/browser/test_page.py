@@ -211,3 +211,15 @@ def test_a_software_renderer_draws_low_quality_unless_a_link_asks(demo, site_ser
         ("high", True, True)
     demo.wait_until("location.hash.includes('quality=high')", 30_000, "the quality to stay in the hash")
     assert "quality=high" in page.evaluate("ikDemo.link()")
+    # The panel's quality reopens the page on its link: the same view, drawn with the new quality.
+    page.evaluate("ikDemo.setMethod('ccd')")
+    select = page.locator("#gui .lil-gui .lil-controller", has_text="quality").locator("select")
+    assert select.input_value() == "high"
+    # The page's own "load" (the address's new hash alone is a navigation within the document).
+    with page.expect_event("load"):
+        select.select_option("low")
+    state = demo.wait_ready()
+    assert (state["scene"], state["method"], state["renderer"]["quality"]) == ("spider", "ccd", "low")
+    assert "quality=low" in page.evaluate("location.hash")
+    with pytest.raises(Exception, match="quality must be one of auto, high, low"):
+        page.evaluate("ikDemo.setQuality('best')")

@@ -5,6 +5,7 @@
 
 import { downloadText } from "./download.js";
 import { checkParams } from "./params.js";
+import { QUALITIES } from "./permalink.js";
 
 function checkPoint(values, what, n) {
   if (!Array.isArray(values) || values.length !== n || !values.every(Number.isFinite)) {
@@ -129,6 +130,18 @@ export function createApi(demo) {
       const info = demo.stage.renderer.info;
       return { python: demo.command("health", {}),
         three: { geometries: info.memory.geometries, textures: info.memory.textures, programs: info.programs.length } };
+    },
+    /**
+     * Draw with `quality` ("auto", "high" or "low"; see the README): the renderer is made when the page
+     * opens, so the page reloads on this view's link with that quality (nothing happens when it is the one
+     * asked already).
+     */
+    setQuality(quality) {
+      if (!QUALITIES.includes(quality)) {
+        throw new Error(`quality must be one of ${QUALITIES.join(", ")}, got ${JSON.stringify(quality)}`);
+      }
+      if (quality !== demo.stage.asked) demo.links.reopen(quality);
+      return demo.state();
     },
     /** A link to this view: the page's address with its state in the hash (see the README's "Share"). */
     link() {

@@ -32,6 +32,7 @@ export class ControlPanel {
         }
       },
       speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: demo.limitsShown, copyLink: () => demo.links.copy(),
+      quality: demo.stage.asked,
     };
     // A refused value is not applied: the notice says why and the panel shows the values in force again.
     const guard = (fn) => (value) => {
@@ -68,6 +69,12 @@ export class ControlPanel {
     if (layout.targets.some((t) => t.draggable) && layout.scene !== "spider") {
       scene.add(values, "release").name("release dragged targets");
     }
+    // "auto" says what it chose on this renderer; a change reopens the page on this view's link
+    // (ikDemo.setQuality).
+    const { stage } = demo;
+    const auto = `auto (${stage.resolve("auto")})`;
+    gui.add(values, "quality", { [auto]: "auto", high: "high", low: "low" }).name("quality (reloads)")
+      .onChange(guard((v) => api.setQuality(v)));
     gui.add(values, "pose").name("download pose (JSON)");
   }
 

@@ -112,6 +112,16 @@ export class Links {
     });
   }
 
+  /**
+   * Open this view again with the renderer's `quality` (made once, when the page opens): the address
+   * takes the link with that quality, and the page reloads from it.
+   */
+  reopen(quality) {
+    this.keptKeys.quality = quality;
+    history.replaceState(history.state, "", `#${formatHash(this.state())}`);
+    location.reload();
+  }
+
   /** The "copy link" button: to the clipboard where the browser allows it, else shown selected in a field. */
   async copy() {
     const url = this.demo.api.link();

@@ -29,6 +29,7 @@ export class Stage {
     this.container = container;
     this.rendererName = rendererName();
     this.software = isSoftware(this.rendererName);
+    this.asked = quality;
     this.quality = this.resolve(quality);
     const high = this.quality === "high";
     const renderer = new THREE.WebGLRenderer({ antialias: high });
