@@ -16,24 +16,18 @@ from ..problem import Outcome
 from . import _limits, _pose, _surgery
 from ._fabrik_arcs import rotations_along, settled_along
 from ._fabrik_tuning import COLLINEAR, KICK, PATIENCE_FREE, RATE_FREE, SEED, WINDOW
+from ._per_chain import per_chain
 from ._pose import Pose
 
 
-# A free chain's rest points as three tuples and their _surgery.line, by id (kept as
-# fabrik._layouts keeps its entries).
-_rests = {}
+def _rest_points_of(chain):
+    """A chain's rest points as three tuples, and their :func:`~._surgery.line`."""
+    points = chain.points
+    xs, ys, zs = tuple(p[0] for p in points), tuple(p[1] for p in points), tuple(p[2] for p in points)
+    return xs, ys, zs, _surgery.line(xs, ys, zs, COLLINEAR * chain.reach)
 
 
-def _rest_points(chain):
-    entry = _rests.get(id(chain))
-    if entry is None or entry[0] is not chain:
-        if len(_rests) >= 64:
-            _rests.clear()
-        points = chain.points
-        xs, ys, zs = tuple(p[0] for p in points), tuple(p[1] for p in points), tuple(p[2] for p in points)
-        entry = (chain, xs, ys, zs, _surgery.line(xs, ys, zs, COLLINEAR * chain.reach))
-        _rests[id(chain)] = entry
-    return entry
+_rest_points = per_chain(_rest_points_of)
 
 
 def run(problem, normal=None):
@@ -63,7 +57,7 @@ def run(problem, normal=None):
     # points (sxs, sys_, szs: never changed); the passes work on a copy.
     if start.count(rot.IDENTITY) == n:
         ref = None
-        _, sxs, sys_, szs, rest_line = _rest_points(chain)
+        sxs, sys_, szs, rest_line = _rest_points(chain)
     else:
         ref = Pose(chain, start)
         sxs, sys_, szs = ref.xs, ref.ys, ref.zs

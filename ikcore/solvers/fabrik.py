@@ -76,6 +76,7 @@ from ._fabrik_free import run as run_free
 from ._fabrik_limited import run as run_limited
 from ._fabrik_tuning import COLLINEAR, KICK, PATIENCE, RATE, SEED, WINDOW
 from ._limits import FREE
+from ._per_chain import per_chain
 
 
 def _check_restarts(value, name):
@@ -104,18 +105,11 @@ def run(problem):
     return run_limited(problem, table, normal)
 
 
-# A chain's limit table, plane normal and cone passes, by id; a chain never changes, and the
-# entry keeps its chain alive, so an id cannot be reused while it is here.
-_layouts = {}
+def _layout_of(chain):
+    """A chain's limit table, plane normal and cone passes."""
+    table = _limits.limit_table(chain)
+    return table, _limits.plane_normal(chain, table), _fabrik_cones.Passes.of(chain, table)
 
 
-def _layout(chain):
-    entry = _layouts.get(id(chain))
-    if entry is None or entry[0] is not chain:
-        if len(_layouts) >= 64:
-            _layouts.clear()
-        table = _limits.limit_table(chain)
-        entry = (chain, table, _limits.plane_normal(chain, table), _fabrik_cones.Passes.of(chain, table))
-        _layouts[id(chain)] = entry
-    return entry[1:]
+_layout = per_chain(_layout_of)
 

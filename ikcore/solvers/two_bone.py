@@ -39,6 +39,7 @@ from .. import rotation as rot
 from ..chain import _hinge_rotation
 from ..errors import IKError
 from ..problem import Outcome
+from ._per_chain import per_chain
 
 OPTIONS = {}
 MAX_ITERATIONS = 1
@@ -100,9 +101,7 @@ def run(problem):
     l1, l2 = chain.lengths
     d0, d1 = chain.directions
     q0, q1 = problem.start
-    # The start's points: a warm start's verdict kept them.
-    start = chain._forward([q0, q1]) if problem.frames is None else problem.frames[1]
-    knee, tip = start[1], start[2]
+    _, knee, tip = _start_points(problem)
     target = problem.target
     eps = 1e-9 * chain.reach
 
@@ -134,10 +133,24 @@ def run(problem):
     # after the limits says whether they stopped the closed form, and the verdict takes it as is.
     worlds = []
     settled = chain._judge([r0, r1], worlds) if chain.limited else chain._settle([r0, r1], worlds)
+    return _outcome(problem, d, tip, settled, worlds)
+
+
+def _start_points(problem):
+    """The start's three points: a warm start's verdict kept them, else forward kinematics."""
+    return problem.chain._forward(problem.start) if problem.frames is None else problem.frames[1]
+
+
+def _outcome(problem, d, tip, settled, worlds):
+    """The closed form's :class:`~ikcore.problem.Outcome`: the verdict's ``settled`` pose (with its
+    world rotations ``worlds``) for a target at distance ``d`` from the root, the start's ``tip``."""
+    chain = problem.chain
+    l1, l2 = chain.lengths
+    target = problem.target
     error = math.dist(settled[1][2], target)
     # Only limits can keep the closed form from its best pose; then progress is at a wall.
     best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
-    stalled = chain.limited and error > max(problem.tolerance, best + eps)
+    stalled = chain.limited and error > max(problem.tolerance, best + 1e-9 * chain.reach)
     return Outcome(settled[0], 1, [math.dist(tip, target), error], stalled, settled, worlds)
 
 
@@ -150,24 +163,10 @@ _IN_PLANE = 1e-12
 #: than the hinges', and only the general path says what the limits make of it.
 _HALF_TURN = 1e-6
 
-# Per chain, by id: (chain, plane or None), as fabrik keeps its layouts.
-_planes = {}
-
-
-def _plane(chain):
-    """``(a, e1, e2, (cos, sin) of d1's angle, that angle)`` when both joints are hinges about one unit axis
-    ``a`` and both bones lie across it (``e1`` the first bone's rest direction, ``e2 = a x e1``):
-    angles about ``a`` are then measured from ``e1``; else ``None``."""
-    entry = _planes.get(id(chain))
-    if entry is None or entry[0] is not chain:
-        if len(_planes) >= 64:
-            _planes.clear()
-        entry = (chain, _plane_of(chain))
-        _planes[id(chain)] = entry
-    return entry[1]
-
-
 def _plane_of(chain):
+    """``(a, e1, e2, (cos, sin) of d1's angle, that angle)`` when both joints are hinges about one
+    unit axis ``a`` and both bones lie across it (``e1`` the first bone's rest direction,
+    ``e2 = a x e1``): angles about ``a`` are then measured from ``e1``; else ``None``."""
     h0, h1 = chain._hinges
     if h0 is None or h1 is None or chain.joints[0].axis != chain.joints[1].axis:
         return None
@@ -180,6 +179,9 @@ def _plane_of(chain):
     x, y = d1[0] * e1[0] + d1[1] * e1[1] + d1[2] * e1[2], d1[0] * e2[0] + d1[1] * e2[1] + d1[2] * e2[2]
     n = math.hypot(x, y)
     return a, e1, e2, (x / n, y / n), math.atan2(y, x)
+
+
+_plane = per_chain(_plane_of)
 
 
 def _planar(problem, plane):
@@ -236,11 +238,6 @@ def _planar(problem, plane):
     h0, h1 = chain._hinges
     r0 = _hinge_rotation(h0, math.atan2(b0y, b0x))
     r1 = _hinge_rotation(h1, math.atan2(ly, lx) - t1)
-    start = chain._forward([q0, q1]) if problem.frames is None else problem.frames[1]
     worlds = []
     settled = chain._settle([r0, r1], worlds)
-    target = problem.target
-    error = math.dist(settled[1][2], target)
-    best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
-    stalled = error > max(problem.tolerance, best + eps)
-    return Outcome(settled[0], 1, [math.dist(start[2], target), error], stalled, settled, worlds)
+    return _outcome(problem, d, _start_points(problem)[2], settled, worlds)
