@@ -48,15 +48,17 @@ export class Links {
     this.writeHash();
   }
 
-  /** The address bar shows the page's link (replaceState: no history entries). */
+  /** The address bar shows the page's link (replaceState: no history entries); false if it could not. */
   writeHash() {
     const hash = formatHash(this.state());
-    if (hash === this.lastHash) return;
+    if (hash === this.lastHash) return true;
     this.lastHash = hash;
     try {
       history.replaceState(history.state, "", `#${hash}`);
+      return true;
     } catch (error) {
       this.demo.note(`The address bar could not be updated: ${error.message}`);
+      return false;
     }
   }
 
@@ -118,8 +120,7 @@ export class Links {
    */
   reopen(quality) {
     this.keptKeys.quality = quality;
-    history.replaceState(history.state, "", `#${formatHash(this.state())}`);
-    location.reload();
+    if (this.writeHash()) location.reload();
   }
 
   /** The "copy link" button: to the clipboard where the browser allows it, else shown selected in a field. */
