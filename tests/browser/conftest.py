@@ -146,6 +146,20 @@ class Demo:
         self.page.goto(url)
         return self.page
 
+    def apply_hash(self, fragment):
+        """Set ``location.hash`` and wait for the page's hashchange handler to have run; return the notice text."""
+        return self.page.evaluate(
+            """h => new Promise((resolve, reject) => {
+                 document.getElementById('notice').hidden = true;
+                 const clock = setTimeout(() => reject(new Error('no hashchange')), 30000);
+                 addEventListener('hashchange', () => setTimeout(() => {
+                   clearTimeout(clock);
+                   const n = document.getElementById('notice');
+                   resolve(n.hidden ? '' : n.textContent);
+                 }, 0), { once: true });
+                 location.hash = h;
+               })""", fragment)
+
     def wait_until(self, expression, timeout=LOAD_TIMEOUT_MS, what=None):
         """Poll the JS ``expression`` until it is truthy; return its value.
 

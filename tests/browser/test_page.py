@@ -175,15 +175,6 @@ def test_python_error_in_a_frame_stops_with_a_message(demo, site_copy, serve):
     assert demo.page.evaluate("ikDemo.state().frame") == state["frame"], "the loop kept calling Python"
 
 
-def _hash_notice(page, fragment):
-    """Set the hash, wait for the page to apply it; return the notice's text."""
-    return page.evaluate("""h => new Promise((resolve) => {
-        addEventListener('hashchange', () => setTimeout(() => resolve(
-          document.getElementById('notice').textContent), 0), { once: true });
-        location.hash = h;
-      })""", fragment)
-
-
 def test_a_software_renderer_draws_low_quality_unless_a_link_asks(demo, site_server):
     # Headless Chromium here draws with SwiftShader: "auto" takes the low quality.
     page = demo.page
@@ -193,13 +184,12 @@ def test_a_software_renderer_draws_low_quality_unless_a_link_asks(demo, site_ser
     assert renderer["software"] and "SwiftShader" in renderer["name"], renderer
     assert (renderer["quality"], renderer["antialias"], renderer["shadows"]) == ("low", False, False)
     # Once open, the renderer stays as made: another quality says so, a wrong one is named; the rest applies.
-    assert "quality (takes effect when the page is opened with it: reload)" in _hash_notice(
-        page, "v=1&quality=high&method=ccd")
-    assert "quality (auto, high, low)" in _hash_notice(page, "v=1&quality=ultra&method=dls")
+    assert "quality (takes effect when the page is opened with it: reload)" in demo.apply_hash(
+        "v=1&quality=high&method=ccd")
+    assert "quality (auto, high, low)" in demo.apply_hash("v=1&quality=ultra&method=dls")
     # The quality in use, by name or as "auto", is no change.
     for same in ("low", "auto"):
-        page.evaluate("document.getElementById('notice').textContent = ''")
-        assert "quality" not in _hash_notice(page, f"v=1&quality={same}&method=fabrik")
+        assert demo.apply_hash(f"v=1&quality={same}&method=fabrik") == ""
     state = page.evaluate("ikDemo.state()")
     assert (state["renderer"]["quality"], state["method"]) == ("low", "fabrik")
     # Opened with a link's quality, the page draws it, and the links it writes keep it.

@@ -18,21 +18,6 @@ TOL = 1e-6
 SMALL = {"width": 240, "height": 180}
 
 
-def apply_hash(page, fragment):
-    """Set ``location.hash`` and wait for the page's hashchange handler to have run; return the notice text."""
-    return page.evaluate(
-        """h => new Promise((resolve, reject) => {
-             document.getElementById('notice').hidden = true;
-             const clock = setTimeout(() => reject(new Error('no hashchange')), 30000);
-             addEventListener('hashchange', () => setTimeout(() => {
-               clearTimeout(clock);
-               const n = document.getElementById('notice');
-               resolve(n.hidden ? '' : n.textContent);
-             }, 0), { once: true });
-             location.hash = h;
-           })""", fragment)
-
-
 def snapshot(page):
     """The link and the state it was taken from, at the same moment, plus Python's view of the targets."""
     return page.evaluate("""() => {
@@ -171,7 +156,7 @@ def test_links_of_every_scene_round_trip_live(demo, site_server):
             assert_same_links(restored[1], before["link"])
             after = page.evaluate("ikDemo.state()")
         else:
-            assert apply_hash(page, fragment) == ""
+            assert demo.apply_hash(fragment) == ""
             after = assert_restored(page, before, sorted(stored))
         assert after["params"] == before["params"]
     # With scripted motion on, a target the user did not pin follows its script and is not in the link.
@@ -180,7 +165,7 @@ def test_links_of_every_scene_round_trip_live(demo, site_server):
     link = page.evaluate("ikDemo.link()")
     assert "t.target2=0.1,1.5,0.2" in link and "t.target0" not in link and "animate=1" in link
     # The embed mode's keys are kept in the hashes the page writes, unflagged.
-    assert apply_hash(page, "v=1&embed=1&origin=https://docs.example.org&method=fabrik") == ""
+    assert demo.apply_hash("v=1&embed=1&origin=https://docs.example.org&method=fabrik") == ""
     demo.wait_until("location.hash.includes('embed=1&origin=https%3A%2F%2Fdocs.example.org') && "
                     "location.hash.includes('scene=tentacles&method=fabrik')", 30_000, "the embed keys to stay in the hash")
     # Three links set through location.hash above add one entry each; the page's own writes add none.
