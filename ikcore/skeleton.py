@@ -31,6 +31,7 @@ from . import rotation as rot
 from .chain import Chain
 from .checks import check_point, check_quaternion, check_rotations
 from .errors import IKError
+from .solve import make_settings as _make_settings
 from .solve import solve as _solve
 from .solve import solve_from_judged as _solve_from_judged
 
@@ -352,6 +353,8 @@ class BoundChain:
         # start from them needs no checks, nor forward kinematics when the verdict kept its
         # frames (see solve()).
         self._judged = None
+        # (chain, method, oriented, options, Settings) of the last warm solve (see solve()).
+        self._settings = None
         for node in nodes:
             node.chain = self
 
@@ -448,9 +451,16 @@ class BoundChain:
         last = self._judged
         if start is None and last is not None and last[0] is chain and all(
                 n.rotation is q for n, q in zip(self.nodes, last[1])):
-            # A warm start straight from the last verdict on this chain: unit and within the limits.
+            # A warm start straight from the last verdict on this chain: unit and within the limits;
+            # the settings are checked once for as long as the method and options stay the same.
+            oriented = orientation is not None
+            kept = self._settings
+            if kept is None or kept[0] is not chain or kept[1] != method or kept[2] is not oriented \
+                    or kept[3] != options:
+                kept = self._settings = (chain, method, oriented, options,
+                                         _make_settings(chain, method, oriented, **options))
             sol = _solve_from_judged(chain, target, method, last[1], frames=last[2], orientation=orientation,
-                                     pole=pole, **options)
+                                     pole=pole, settings=kept[4])
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)

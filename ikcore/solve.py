@@ -32,8 +32,52 @@ def solver_module(method):
     return module
 
 
+class Settings:
+    """A solve request's validated parts but the target, start, orientation and pole.
+
+    What a chain solved frame after frame with the same method and options
+    (:class:`ikcore.skeleton.BoundChain`) has checked once: :func:`make_settings`
+    makes them, :func:`make_problem` and :func:`solve_from_judged` take them.
+    ``oriented`` tells whether they were checked for an orientation target.
+    """
+
+    __slots__ = ("chain", "method", "tolerance", "max_iterations", "oriented", "orientation_tolerance",
+                 "options")
+
+    def __init__(self, chain, method, tolerance, max_iterations, oriented, orientation_tolerance, options):
+        self.chain = chain
+        self.method = method
+        self.tolerance = tolerance
+        self.max_iterations = max_iterations
+        self.oriented = oriented
+        self.orientation_tolerance = orientation_tolerance
+        self.options = options
+
+
+def make_settings(chain, method, oriented=False, tolerance=None, max_iterations=None, orientation_tolerance=None,
+                  **method_options):
+    """Validate a solve's settings (see :class:`Settings`; the arguments as for :func:`solve`,
+    ``oriented`` whether an orientation target comes with it)."""
+    if not isinstance(chain, Chain):
+        raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
+    module = solver_module(method)
+    tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
+    if max_iterations is None:
+        max_iterations = module.MAX_ITERATIONS
+    max_iterations = check_int_range(max_iterations, "max_iterations", 1, 100000)
+    if oriented and method not in ORIENTATION_METHODS:
+        raise IKError(f"method {method!r} takes no orientation target; use one of "
+                      f"{', '.join(ORIENTATION_METHODS)}")
+    orientation_tolerance = (1e-3 if orientation_tolerance is None
+                             else check_positive(orientation_tolerance, "orientation_tolerance"))
+    options = read_options(method, method_options, module.OPTIONS)
+    if hasattr(module, "check_problem"):
+        module.check_problem(chain, options)
+    return Settings(chain, method, tolerance, max_iterations, oriented, orientation_tolerance, options)
+
+
 def make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
-                 orientation_tolerance, pole, method_options, judged=False, frames=None):
+                 orientation_tolerance, pole, method_options, judged=False, frames=None, settings=None):
     """Validate a solve request into a :class:`~ikcore.problem.Problem`.
 
     With ``judged``, ``start`` is the ``rotations`` of a :class:`Solution` that
@@ -43,15 +87,19 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
     they are instead of being checked and clamped again (which would move them
     by rounding only). ``frames``, with ``judged`` only, is that verdict's
     ``(world rotations, points)`` of ``start`` (see :attr:`Problem.frames`).
+    With ``settings`` (from :func:`make_settings`, for ``orientation`` or its
+    absence), ``chain``, ``method``, ``tolerance``, ``max_iterations``,
+    ``orientation_tolerance`` and ``method_options`` are taken from them.
     """
-    if (start is None and tolerance is None and max_iterations is None and orientation is None
-            and orientation_tolerance is None and pole is None and not method_options and not judged):
-        problem = _plain_problem(chain, target, method)
-        if problem is not None:
-            return problem
-    if not isinstance(chain, Chain):
-        raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
-    module = solver_module(method)
+    if settings is None:
+        if (start is None and tolerance is None and max_iterations is None and orientation is None
+                and orientation_tolerance is None and pole is None and not method_options and not judged):
+            problem = _plain_problem(chain, target, method)
+            if problem is not None:
+                return problem
+        settings = make_settings(chain, method, orientation is not None, tolerance, max_iterations,
+                                 orientation_tolerance, **method_options)
+    chain = settings.chain
     target = check_point(target, "target")
     _check_range(chain, target, "target")
     if judged:
@@ -63,25 +111,13 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
     else:
         # check_rotations, then the limits (one pass).
         start = chain._start(start)
-    tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
-    if max_iterations is None:
-        max_iterations = module.MAX_ITERATIONS
-    max_iterations = check_int_range(max_iterations, "max_iterations", 1, 100000)
     if orientation is not None:
-        if method not in ORIENTATION_METHODS:
-            raise IKError(f"method {method!r} takes no orientation target; use one of "
-                          f"{', '.join(ORIENTATION_METHODS)}")
         orientation = check_quaternion(orientation, "orientation")
-    orientation_tolerance = (1e-3 if orientation_tolerance is None
-                             else check_positive(orientation_tolerance, "orientation_tolerance"))
     if pole is not None:
         pole = check_point(pole, "pole")
         _check_range(chain, pole, "pole")
-    options = read_options(method, method_options, module.OPTIONS)
-    if hasattr(module, "check_problem"):
-        module.check_problem(chain, orientation, options)
-    return Problem(chain, target, start, tolerance, max_iterations, orientation,
-                   orientation_tolerance, pole, options, frames if judged else None)
+    return Problem(chain, target, start, settings.tolerance, settings.max_iterations, orientation,
+                   settings.orientation_tolerance, pole, settings.options, frames if judged else None)
 
 
 def _plain_problem(chain, target, method):
@@ -163,12 +199,16 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
 
 
 def solve_from_judged(chain, target, method, start, *, frames=None, tolerance=None, max_iterations=None,
-                      orientation=None, orientation_tolerance=None, pole=None, **method_options):
+                      orientation=None, orientation_tolerance=None, pole=None, settings=None, **method_options):
     """:func:`solve` warm-started from ``start``, the rotations of a Solution :func:`solve` returned
-    for ``chain`` and unchanged since (internal: see ``judged`` and ``frames`` in :func:`make_problem`).
-    The Solution keeps its own frames for the next such call (``Solution.frames``)."""
+    for ``chain`` and unchanged since (internal: see ``judged``, ``frames`` and ``settings`` in
+    :func:`make_problem`). The Solution keeps its own frames for the next such call
+    (``Solution.frames``)."""
+    if settings is not None:
+        method = settings.method
     problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
-                           orientation_tolerance, pole, method_options, judged=True, frames=frames)
+                           orientation_tolerance, pole, method_options, judged=True, frames=frames,
+                           settings=settings)
     outcome = _modules[method].run(problem)
     return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
                  outcome.settled, outcome.worlds, keep_frames=True)

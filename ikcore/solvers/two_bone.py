@@ -45,12 +45,11 @@ OPTIONS = {}
 MAX_ITERATIONS = 1
 
 
-def check_problem(chain, orientation, options):
-    """Refuse chains that are not two bones, and orientation targets."""
+def check_problem(chain, options):
+    """Refuse chains that are not two bones (orientation targets are refused before: the
+    method is not one of :data:`ikcore.solve.ORIENTATION_METHODS`)."""
     if chain.size != 2:
         raise IKError(f"method 'two_bone' needs a chain of exactly 2 bones, got {chain.size}")
-    if orientation is not None:
-        raise IKError(f"method 'two_bone' takes no orientation target, got orientation={orientation!r}")
 
 
 def _sub(a, b):

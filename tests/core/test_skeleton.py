@@ -188,6 +188,32 @@ def test_warm_start_continues_from_the_previous_rotations():
     assert rest.iterations == cold.iterations
 
 
+def test_warm_solves_check_their_settings_again_whenever_they_change():
+    # A warm solve reuses the settings it checked last time only while method and options stay the same.
+    sk = Skeleton()
+    sk.add_node("base")
+    arm = sk.add_chain("arm", "base", [(0, 0, 0), (0.3, 0, 0), (0.6, 0, 0), (0.9, 0, 0), (1.2, 0, 0)])
+    arm.solve((0.2, 0.7, 0.4), method="ccd", max_iterations=500)
+    far = (0.5, -0.6, 0.5)
+    capped = arm.solve(far, method="ccd", max_iterations=1)
+    assert capped.iterations == 1 and capped.status == "max_iterations"
+    loose = arm.solve((0.45, -0.62, 0.5), method="ccd", max_iterations=500, tolerance=0.5)
+    assert loose.converged and loose.iterations == 0 and loose.error > 0.01
+    tight = arm.solve((0.45, -0.62, 0.5), method="ccd", max_iterations=500)
+    assert tight.converged and tight.iterations > 0 and tight.error <= 1e-3 * arm.chain.reach
+    fabrik = arm.solve(far, method="fabrik", max_iterations=500)
+    assert fabrik.method == "fabrik" and fabrik.converged
+    with pytest.raises(ikcore.IKError, match="takes no option 'damping'"):
+        arm.solve(far, method="fabrik", damping=0.1)
+    with pytest.raises(ikcore.IKError, match="max_iterations"):
+        arm.solve(far, method="fabrik", max_iterations=0)
+    arm.solve(far, method="fabrik")
+    with pytest.raises(ikcore.IKError, match="no orientation target"):
+        arm.solve(far, method="fabrik", orientation=rot.IDENTITY)
+    assert arm.solve(far, method="dls", orientation=rot.IDENTITY, max_iterations=1).orientation_error is not None
+    assert arm.solve(far, method="dls", damping=0.5, max_iterations=1).iterations == 1
+
+
 def test_limits_apply_in_the_parent_frame_and_can_be_switched_off():
     sk = Skeleton()
     sk.add_node("base", rotation=rot.from_axis_angle((0, 1, 0), 1.0))
