@@ -86,6 +86,8 @@ class RaceScene(Scene):
             radii = [0.05 - 0.004 * i for i in range(BONES)]
             limb = self.add_limb(Limb(bound, radii, target="target" if k == 0 else f"target@{method}"))
             self.lanes.append(Lane(method, limb, k * LANE))
+        # report() runs for every limb every frame: a lookup, not a walk over the lanes.
+        self._lane_of = {lane.limb: lane for lane in self.lanes}
         reach = BONES * BONE_LENGTH
         self.hops = Hops(center=(-2.5 * LANE, 0.15 * reach, 0.0), r_min=0.35 * reach, r_max=0.85 * reach,
                          period=1.0, seed=11, min_up=-0.1)
@@ -160,10 +162,10 @@ class RaceScene(Scene):
             return
 
     def report(self, limb):
-        for lane in self.lanes:
-            if lane.limb is limb:
-                return lane.status, (lane.errors[-1] if lane.errors else None), lane.iterations
-        return super().report(limb)
+        lane = self._lane_of.get(limb)
+        if lane is None:
+            return super().report(limb)
+        return lane.status, (lane.errors[-1] if lane.errors else None), lane.iterations
 
     def extras(self):
         return {"race": {"hop": self.hop, "done": self.done, "elapsed": self.elapsed, "rate": self.params["rate"],

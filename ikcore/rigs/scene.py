@@ -73,6 +73,7 @@ from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
 from ..solve import METHODS, solver_module
+from .writer import Writer
 
 #: Longest step (seconds) a frame may take.
 MAX_DT = 0.1
@@ -157,10 +158,11 @@ class Limb:
         self.bound = bound
         self.name = bound.name
         n = bound.chain.size
-        self.radii = [float(r) for r in radii] if len(radii) == n else [float(radii[0])] * n
-        self.joint_radii = (self.radii + [self.radii[-1]]) if joint_radii is None else list(joint_radii)
+        # Tuples: fixed once made, as the scene's Writer (ikcore.rigs.writer) compiles them into its write.
+        self.radii = tuple(float(r) for r in radii) if len(radii) == n else (float(radii[0]),) * n
+        self.joint_radii = (*self.radii, self.radii[-1]) if joint_radii is None else tuple(joint_radii)
         # The last two floats of each bone record: radius and kind.
-        self.bone_tails = [(r, float(BONE)) for r in self.radii[:-1]] + [(self.radii[-1], float(TIP))]
+        self.bone_tails = (*((r, float(BONE)) for r in self.radii[:-1]), (self.radii[-1], float(TIP)))
         self.target = target
         self.solution = None
         self.ms = 0.0
@@ -199,16 +201,20 @@ class Scene:
                        "constraints": self.default_constraints, "animate": True}
         self._options = {}
         self._extra_bone_count = 0
+        # write()'s compiled Writer: made on first use, dropped when the limbs or targets change.
+        self._writer = None
 
     # -- building ------------------------------------------------------------------------------
 
     def add_limb(self, limb):
         limb.bound.constrained = self.params["constraints"]
         self.limbs.append(limb)
+        self._writer = None
         return limb
 
     def add_target(self, target):
         self.targets[target.name] = target
+        self._writer = None
         return target
 
     # -- input ---------------------------------------------------------------------------------
@@ -399,39 +405,35 @@ class Scene:
     def write(self, buf):
         """Fill ``buf`` (from :meth:`allocate`) with this frame's bones, joints, targets and chains.
 
-        The records are gathered in a list and copied into ``buf`` in one slice
-        assignment: ``buf`` keeps its size and memory, so a view the page holds
-        on it stays valid. Returns the number of floats written.
+        Every float of every record is written, static ones too, in place:
+        ``buf`` keeps its size and memory, so a view the page holds on it stays
+        valid. One ``struct`` call writes them all, from a function compiled
+        for this layout by a :class:`~ikcore.rigs.writer.Writer` (that module
+        says why); it is made again when the limbs, the targets or the number
+        of extra bones change. Returns the number of floats written.
         """
         self.skeleton.update()
-        out = []
-        put = out.extend
-        for limb in self.limbs:
-            nodes = limb.bound.nodes
-            p = nodes[0]._p
-            # One record a call (extend is the loop's cost, not the unpacking).
-            for node, tail in zip(nodes[1:], limb.bone_tails):
-                q = node._p
-                put((*p, *q, *tail))
-                p = q
-        for p, q, radius, kind in self.extra_bones():
-            put(p)
-            put(q)
-            put((radius, kind))
-        for limb in self.limbs:
-            for node, radius in zip(limb.bound.nodes, limb.joint_radii):
-                # The frame joint i's limits live in: its parent's (the last point: the last bone's).
-                parent = node.parent
-                put((*node._p, radius, *(rot.IDENTITY if parent is None else parent._q)))
+        extras = self.extra_bones()
+        tail = []
+        put = tail.extend
         for target in self.targets.values():
             put(target.position)
             put(target.orientation or rot.IDENTITY)
-            out.append(target.radius)
+            tail.append(target.radius)
         for limb in self.limbs:
             status, error, iterations = self.report(limb)
             put((_CODE.get(status, -1.0), error or 0.0, iterations, limb.ms))
-        buf[0:len(out)] = array("d", out)
-        return len(out)
+        flat = []
+        for p, q, radius, kind in extras:
+            flat += p
+            flat += q
+            flat.append(radius)
+            flat.append(kind)
+        writer = self._writer
+        if writer is None or writer.extra_count != len(extras) or writer.tail != len(tail):
+            writer = self._writer = Writer(self.limbs, len(extras), len(tail))
+        writer.write(buf, flat, tail)
+        return writer.size
 
     def report(self, limb):
         """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
