@@ -9,6 +9,8 @@ from .errors import IKError
 
 
 _TWO_PI = 2.0 * math.pi
+_MINUS_TWO_PI = -_TWO_PI
+_MINUS_PI = -math.pi
 
 
 class Chain:
@@ -304,13 +306,19 @@ def _hinge_rotation(row, a):
     """The rotation about a hinge's axis by angle ``a`` (radians, any finite value) clamped into
     its range (``row`` from :func:`_hinge_row`); :func:`_clamp_hinge` once the angle is known."""
     ax, ay, az, n, lo, hi, full = row
-    a = fmod(a, _TWO_PI)
-    if a > pi:
-        a -= _TWO_PI
-    elif a <= -pi:
-        a += _TWO_PI
+    # fmod by a full turn returns anything nearer zero as it is: called only past a turn (the
+    # angles a solver hands in mostly lie within a half turn), the same floats.
+    if not _MINUS_PI < a <= pi:
+        a = fmod(a, _TWO_PI)
+        if a > pi:
+            a -= _TWO_PI
+        elif a <= _MINUS_PI:
+            a += _TWO_PI
     if not full:
-        t = lo + fmod(a - lo, _TWO_PI)
+        t = a - lo
+        if not _MINUS_TWO_PI < t < _TWO_PI:
+            t = fmod(t, _TWO_PI)
+        t += lo
         if t < lo:
             t += _TWO_PI
         if t <= hi:

@@ -465,7 +465,10 @@ class BoundChain:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
         # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
-        sol.positions = self._pose(sol.rotations, frame)
+        if sol.frames is None:
+            sol.positions = self._pose(sol.rotations, frame)
+        else:
+            sol.positions = self._place(sol.rotations, sol.frames, frame)
         self._judged = (chain, tuple(sol.rotations), sol.frames)
         self.solution = sol
         return sol
@@ -517,6 +520,46 @@ class BoundChain:
                 for child in node.children:
                     if child.chain is not self:
                         child._touch()
+        self.skeleton.recomputed += len(nodes)
+        return out
+
+    def _place(self, rotations, frames, frame=None):
+        # _pose from the verdict's frames, ``(worlds, points)`` in the parent's frame: each node's
+        # world point is the parent's P + M p (M the parent's rotation as a matrix: cheaper than a
+        # quaternion a point) and its world rotation Q R_i, instead of forward kinematics again.
+        (px, py, pz), parent = frame or self.parent_transform()
+        m0, m1, m2, m3, m4, m5, m6, m7, m8 = rot.to_matrix(parent)
+        qw, qx, qy, qz = parent
+        worlds, points = frames
+        out = []
+        append = out.append
+        nodes = self.nodes
+        rw = rx = ry = rz = 0.0
+        for node, q, (aw, ax, ay, az), (x, y, z) in zip(nodes, rotations, worlds, points):
+            node.rotation = q
+            p = (px + m0 * x + m1 * y + m2 * z, py + m3 * x + m4 * y + m5 * z, pz + m6 * x + m7 * y + m8 * z)
+            node._p = p
+            node._q = (rw, rx, ry, rz) = (qw * aw - qx * ax - qy * ay - qz * az,
+                                          qw * ax + qx * aw + qy * az - qz * ay,
+                                          qw * ay - qx * az + qy * aw + qz * ax,
+                                          qw * az + qx * ay - qy * ax + qz * aw)
+            node._dirty = False
+            append(p)
+            if len(node.children) > 1:
+                for child in node.children:
+                    if child.chain is not self:
+                        child._touch()
+        # The effector's node: the last bone's world rotation times its own rotation.
+        node = nodes[-1]
+        x, y, z = points[-1]
+        p = (px + m0 * x + m1 * y + m2 * z, py + m3 * x + m4 * y + m5 * z, pz + m6 * x + m7 * y + m8 * z)
+        node._p = p
+        q = node.rotation
+        node._q = (rw, rx, ry, rz) if q == rot.IDENTITY else rot.multiply((rw, rx, ry, rz), q)
+        node._dirty = False
+        append(p)
+        for child in node.children:
+            child._touch()
         self.skeleton.recomputed += len(nodes)
         return out
 

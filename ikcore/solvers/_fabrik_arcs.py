@@ -112,7 +112,10 @@ def _reversal_arc(sx, sy, sz, dx, dy, dz, e, length):
 
 
 def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
-    # arcs with a reference pose other than rest: s_i from its points, then R_i = arc S_i.
+    # arcs with a reference pose other than rest: s_i from its points, then R_i = arc S_i. The arc
+    # is left unnormalised (a positive multiple of the unit arc) and R_i normalised once instead:
+    # one square root a bone, and world rotations unit to rounding, which they must stay (the
+    # next frame's warm start turns them again, and norms must not drift).
     out = []
     append = out.append
     sqrt = math.sqrt
@@ -125,17 +128,12 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
         j = i + 1
         dx, dy, dz = xs[j] - xs[i], ys[j] - ys[i], zs[j] - zs[i]
         sx, sy, sz = (rxs[j] - rxs[i]) * k, (rys[j] - rys[i]) * k, (rzs[j] - rzs[i]) * k
-        e = length + sx * dx + sy * dy + sz * dz
-        if e > _PRECISE_ARC * length:
+        aw = length + sx * dx + sy * dy + sz * dz
+        if aw > _PRECISE_ARC * length:
             ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
-            h = 1.0 / sqrt(e * e + ax * ax + ay * ay + az * az)
-            aw = e * h
-            ax *= h
-            ay *= h
-            az *= h
         else:
             precise = False
-            aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, e, length)
+            aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, aw, length)
         # R_i = arc S_i, by single assignments (a 4-tuple assignment builds a tuple).
         cw = sws[i]
         cx = sxs[i]
@@ -144,14 +142,13 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
         rw = aw * cw - ax * cx - ay * cy - az * cz
         rx = aw * cx + ax * cw + ay * cz - az * cy
         ry = aw * cy - ax * cz + ay * cw + az * cx
-        az = aw * cz + ax * cy - ay * cx + az * cw
-        aw = rw
-        ax = rx
-        ay = ry
+        rz = aw * cz + ax * cy - ay * cx + az * cw
+        k = 1.0 / sqrt(rw * rw + rx * rx + ry * ry + rz * rz)
+        aw = rw * k
+        ax = rx * k
+        ay = ry * k
+        az = rz * k
         if worlds is not None:
-            # Unit: the next frame's warm start turns these again, and norms must not drift.
-            k = 1.0 / sqrt(aw * aw + ax * ax + ay * ay + az * az)
-            aw, ax, ay, az = aw * k, ax * k, ay * k, az * k
             worlds.append((aw, ax, ay, az))
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
@@ -162,4 +159,3 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
         py = ay
         pz = az
     return out, ((pw, px, py, pz) if precise else None)
-

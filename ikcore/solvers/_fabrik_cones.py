@@ -61,7 +61,7 @@ class Passes:
     Build it with :meth:`of`, which says whether the chain is a cone chain.
     """
 
-    __slots__ = ("n", "lengths", "cosines", "sines", "back", "fore", "root", "axis", "cap")
+    __slots__ = ("n", "lengths", "cosines", "sines", "back", "fore", "root", "axis", "cap", "rims")
 
     @classmethod
     def of(cls, chain, table):
@@ -101,6 +101,7 @@ class Passes:
         passes.root = chain.points[0]
         passes.axis = chain.directions[0]
         passes.cap = SPREAD * chain.reach
+        passes.rims = _rims(chain)
         return passes
 
     def backward(self, xs, ys, zs, target):
@@ -305,11 +306,11 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
             bxs, bys, bzs = xs, ys, zs
     worlds = []
     rotations, last = arcs(chain, ref, bxs, bys, bzs, worlds)
-    settled = settle(chain, rotations, last, bxs, bys, bzs)
+    settled = settle(passes, rotations, last, bxs, bys, bzs)
     return Outcome(rotations, iterations, errors, stalled, settled, worlds if settled else None)
 
 
-def settle(chain, rotations, last, xs, ys, zs):
+def settle(passes, rotations, last, xs, ys, zs):
     """The verdict's ``(rotations, points, last world rotation)`` for the cone chain's
     ``rotations``, from the pass that made them: the points they were built from and their last
     world rotation ``last``, instead of forward kinematics once more. ``None`` (the verdict then
@@ -323,17 +324,36 @@ def settle(chain, rotations, last, xs, ys, zs):
     ``chain.forward(rotations)``; on a straight rest line joint ``i``'s swing is the angle between
     ``b_{i-1}`` (``d_0`` for the root) and ``b_i``, so a bend clear of the rim by :data:`_RIM` in
     its cosine passes the verdict's cone test ``d . (q d) >= cos(cone) + 1e-15`` whatever those
-    last digits (``tests/core/test_warm_frames.py`` holds both).
+    last digits (``tests/core/test_warm_frames.py`` holds both). The bends are tested on the
+    bones as they are, ``D_{i-1} . D_i >= (cos + _RIM) L_{i-1} L_i`` (:func:`_rims`).
     """
-    if last is None:
+    rims = passes.rims
+    if last is None or rims is None:
         return None
-    sqrt = math.sqrt
-    ax, ay, az = chain.directions[0]
+    ax, ay, az = passes.axis
     x0, y0, z0 = xs[0], ys[0], zs[0]
-    for (c, inside), length, x1, y1, z1 in zip(chain._cones, chain.lengths, xs[1:], ys[1:], zs[1:]):
-        k = 1.0 / length
-        bx, by, bz = (x1 - x0) * k, (y1 - y0) * k, (z1 - z0) * k
-        if c is not None and not (inside is not None and ax * bx + ay * by + az * bz >= inside + _RIM):
+    for rim, x1, y1, z1 in zip(rims, xs[1:], ys[1:], zs[1:]):
+        bx = x1 - x0
+        by = y1 - y0
+        bz = z1 - z0
+        if ax * bx + ay * by + az * bz < rim:
             return None
         ax, ay, az, x0, y0, z0 = bx, by, bz, x1, y1, z1
     return rotations, list(zip(xs, ys, zs)), last
+
+
+def _rims(chain):
+    # Per bone, the least dot product of its bone with the one before (the root's rest direction,
+    # unit, for the first) that passes settle(): (cos + _RIM) L_{i-1} L_i, -inf for a free joint;
+    # None when some cone limits twist (its verdict is never settled here).
+    rims = []
+    before = 1.0
+    for (c, inside), length in zip(chain._cones, chain.lengths):
+        if c is None:
+            rims.append(-math.inf)
+        elif inside is None:
+            return None
+        else:
+            rims.append((inside + _RIM) * before * length)
+        before = length
+    return rims

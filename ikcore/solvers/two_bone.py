@@ -28,7 +28,9 @@ A leg whose two joints are hinges about one axis, its rest points in the plane
 normal to that axis through the root, solved for a target and a pole in that
 plane (a spider's legs, frame after frame), takes the same steps on angles in the
 plane instead of 3D arcs (:func:`_planar`): the same pose to rounding, with no
-arc to build nor twist to take back out of it.
+arc to build nor twist to take back out of it. Its points and world rotations
+come from the same clamped angles, and the verdict takes them (see
+:attr:`~ikcore.problem.Outcome.settled`) instead of forward kinematics.
 
 No options. Convention: :mod:`ikcore.rotation`.
 """
@@ -144,12 +146,14 @@ def _outcome(problem, d, tip, settled, worlds):
     """The closed form's :class:`~ikcore.problem.Outcome`: the verdict's ``settled`` pose (with its
     world rotations ``worlds``) for a target at distance ``d`` from the root, the start's ``tip``."""
     chain = problem.chain
-    l1, l2 = chain.lengths
     target = problem.target
     error = math.dist(settled[1][2], target)
-    # Only limits can keep the closed form from its best pose; then progress is at a wall.
-    best = max(d - (l1 + l2), abs(l1 - l2) - d, 0.0)
-    stalled = chain.limited and error > max(problem.tolerance, best + 1e-9 * chain.reach)
+    # Only limits can keep the closed form from its best pose; then progress is at a wall. (Within
+    # the tolerance it is not: the best pose is weighed only past it.)
+    stalled = False
+    if error > problem.tolerance and chain.limited:
+        l1, l2 = chain.lengths
+        stalled = error > max(d - (l1 + l2), abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach
     return Outcome(settled[0], 1, [math.dist(tip, target), error], stalled, settled, worlds)
 
 
@@ -163,9 +167,15 @@ _IN_PLANE = 1e-12
 _HALF_TURN = 1e-6
 
 def _plane_of(chain):
-    """``(a, e1, e2, (cos, sin) of d1's angle, that angle)`` when both joints are hinges about one
-    unit axis ``a`` and both bones lie across it (``e1`` the first bone's rest direction,
-    ``e2 = a x e1``): angles about ``a`` are then measured from ``e1``; else ``None``."""
+    """The leg's plane when both joints are hinges about one unit axis ``a`` and both bones lie
+    across it, else ``None``: ``(a, e1, e2, (cos, sin) of d1's angle, that angle, sizes, (i, a_i),
+    bones)``, ``e1`` the first bone's rest direction and ``e2 = a x e1`` (angles about ``a`` are
+    measured from ``e1``). The rest is what :func:`_planar` takes from the chain, worked out once:
+    ``sizes`` the in-plane and at-the-root distances and the bones' lengths as the law of cosines
+    takes them (the same floats it would compute); ``i`` where ``a``'s largest component is in a
+    quaternion (1 to 3), ``a_i`` that component; ``bones`` each rest bone ``v`` split for a turn by
+    ``t`` about ``a`` (Rodrigues: ``R v = (a.v) a + cos(t) (v - (a.v) a) + sin(t) a x v``) into its
+    parts along ``a`` (the first one plus the root), across ``a`` and ``a x v``."""
     h0, h1 = chain._hinges
     if h0 is None or h1 is None or chain.joints[0].axis != chain.joints[1].axis:
         return None
@@ -177,7 +187,16 @@ def _plane_of(chain):
     e2 = _cross(a, e1)
     x, y = d1[0] * e1[0] + d1[1] * e1[1] + d1[2] * e1[2], d1[0] * e2[0] + d1[1] * e2[1] + d1[2] * e2[2]
     n = math.hypot(x, y)
-    return a, e1, e2, (x / n, y / n), math.atan2(y, x)
+    l1, l2 = chain.lengths
+    sizes = (_IN_PLANE * chain.reach, 1e-9 * chain.reach, l1, l1 * l1, l2 * l2, 2.0 * l1, abs(l1 - l2), l1 + l2)
+    i = max(range(3), key=lambda i: abs(a[i]))
+    bones = []
+    for v in chain.offsets:
+        t = v[0] * a[0] + v[1] * a[1] + v[2] * a[2]
+        bones += [(t * a[0], t * a[1], t * a[2]), (v[0] - t * a[0], v[1] - t * a[1], v[2] - t * a[2]), _cross(a, v)]
+    root = chain.points[0]
+    bones[0] = (root[0] + bones[0][0], root[1] + bones[0][1], root[2] + bones[0][2])
+    return a, e1, e2, (x / n, y / n), math.atan2(y, x), sizes, (i + 1, a[i]), tuple(bones)
 
 
 _plane = per_chain(_plane_of)
@@ -188,11 +207,12 @@ def _planar(problem, plane):
     not give its pose: the target or pole off the plane, the target at the root, the pole on the
     root-target line, or a bone turning by about a half turn."""
     chain = problem.chain
-    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1 = plane
-    rx, ry, rz = chain.points[0]
+    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1, sizes, (i, ai), bones = plane
+    off, eps, l1, l1l1, l2l2, l1x2, shortest, longest = sizes
+    root = chain.points[0]
+    rx, ry, rz = root
     tx, ty, tz = problem.target
     px, py, pz = problem.pole
-    off = _IN_PLANE * chain.reach
     tx, ty, tz = tx - rx, ty - ry, tz - rz
     px, py, pz = px - rx, py - ry, pz - rz
     if abs(tx * ax + ty * ay + tz * az) > off or abs(px * ax + py * ay + pz * az) > off:
@@ -201,7 +221,6 @@ def _planar(problem, plane):
     x, y = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z
     p, q = px * e1x + py * e1y + pz * e1z, px * e2x + py * e2y + pz * e2z
     d = math.hypot(x, y)
-    eps = 1e-9 * chain.reach
     if d <= eps:
         return None
     ux, uy = x / d, y / d
@@ -209,10 +228,15 @@ def _planar(problem, plane):
     side = ux * q - uy * p
     if abs(side) <= eps:
         return None
-    l1, l2 = chain.lengths
-    dc = min(max(d, abs(l1 - l2)), l1 + l2)
-    cos_a = (l1 * l1 + dc * dc - l2 * l2) / (2.0 * l1 * dc) if dc > eps else 0.0
-    cos_a = min(1.0, max(-1.0, cos_a))
+    # run's clamps (min, max) as comparisons: the same floats, without the calls.
+    dc = shortest if shortest > d else d
+    if longest < dc:
+        dc = longest
+    cos_a = (l1l1 + dc * dc - l2l2) / (l1x2 * dc) if dc > eps else 0.0
+    if not cos_a > -1.0:
+        cos_a = -1.0
+    elif not cos_a < 1.0:
+        cos_a = 1.0
     sin_a = math.sqrt(1.0 - cos_a * cos_a)
     if side < 0.0:
         sin_a = -sin_a
@@ -223,12 +247,13 @@ def _planar(problem, plane):
     lx, ly = b0x * wx + b0y * wy, b0x * wy - b0y * wx
     q0, q1 = problem.start
     # Each bone's start direction, (cos, sin) of its angle: a hinge rotation by t is
-    # (cos t/2, a sin t/2), so cos t = w^2 - s^2 and sin t = 2 w s.
-    w, s = q0[0], q0[1] * ax + q0[2] * ay + q0[3] * az
+    # (cos t/2, a sin t/2), so cos t = w^2 - s^2 and sin t = 2 w s (s read off a's largest
+    # component: a start within the limits is a turn about a).
+    w, s = q0[0], q0[i] / ai
     cx, sx = w * w - s * s, 2.0 * w * s
     if cx * b0x + sx * b0y < 0.0 and abs(cx * b0y - sx * b0x) < _HALF_TURN:
         return None
-    w, s = q1[0], q1[1] * ax + q1[2] * ay + q1[3] * az
+    w, s = q1[0], q1[i] / ai
     cx, sx = w * w - s * s, 2.0 * w * s
     # The lower bone's start direction in the upper bone's frame: d1's angle plus joint 1's.
     cx, sx = cx * c1 - sx * s1, sx * c1 + cx * s1
@@ -237,6 +262,20 @@ def _planar(problem, plane):
     h0, h1 = chain._hinges
     r0 = _hinge_rotation(h0, math.atan2(b0y, b0x))
     r1 = _hinge_rotation(h1, math.atan2(ly, lx) - t1)
-    worlds = []
-    settled = chain._settle([r0, r1], worlds)
-    return _outcome(problem, d, _start_points(problem)[2], settled, worlds)
+    # The verdict's pose, vouched for (Outcome.settled) instead of its forward kinematics: the
+    # clamped rotations turn about a, their half angles' (cos, sin) read off as the start's; the
+    # upper bone's world rotation is r0, the lower bone's turns by both angles (the product of
+    # the halves), and each bone's rest vector turns by its world angle (Rodrigues).
+    (kx, ky, kz), (m0x, m0y, m0z), (n0x, n0y, n0z), (zx, zy, zz), (m1x, m1y, m1z), (n1x, n1y, n1z) = bones
+    c, s = r0[0], r0[i] / ai
+    w, v = r1[0], r1[i] / ai
+    w, v = c * w - s * v, s * w + c * v
+    cx, sx = c * c - s * s, 2.0 * c * s
+    kx += cx * m0x + sx * n0x
+    ky += cx * m0y + sx * n0y
+    kz += cx * m0z + sx * n0z
+    cx, sx = w * w - v * v, 2.0 * w * v
+    last = (w, v * ax, v * ay, v * az)
+    points = [root, (kx, ky, kz), (kx + zx + cx * m1x + sx * n1x, ky + zy + cx * m1y + sx * n1y,
+                                   kz + zz + cx * m1z + sx * n1z)]
+    return _outcome(problem, d, _start_points(problem)[2], ([r0, r1], points, last), [r0, last])

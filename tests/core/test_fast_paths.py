@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ikcore
+from ikcore import chain as chain_module
 from ikcore import rotation as rot
 from ikcore.checks import check_rotations
 
@@ -74,6 +75,24 @@ def test_judge_kernel_uses_each_constraint():
     units, points, last = chain._judge([q, q, q])
     assert chain.violations(units) == pytest.approx([0.0] * 3, abs=1e-9)
     assert (units, points, last) == _slow_judge(chain, [q, q, q])
+
+
+_TURNS = [k * math.pi for k in (-4, -3, -2, -1, 1, 2, 3, 4)]
+
+
+@settings(max_examples=200)
+@given(st.floats(-720.0, 720.0), st.floats(0.0, 800.0),
+       st.one_of(st.floats(-30.0, 30.0), st.sampled_from(_TURNS + [math.nextafter(a, 0.0) for a in _TURNS])),
+       st.integers(0, 2**32 - 1))
+def test_hinge_kernel_is_the_composition(lo, span, angle, seed):
+    # Any angle (a solver's, past a turn or on one), and any rotation, clamped as Hinge does it.
+    rng = random.Random(seed)
+    hinge = ikcore.Hinge(random_direction(rng), lo, lo + span)
+    row = chain_module._hinge_row(hinge)
+    assert chain_module._hinge_rotation(row, angle) == rot.from_axis_angle(
+        hinge.axis, hinge.range.clamp(rot.wrap_angle(angle)))
+    q = random_rotation(rng)
+    assert chain_module._clamp_hinge(row, *q) == hinge.clamp(q)
 
 
 

@@ -353,3 +353,24 @@ def test_large_steps_are_cut():
     scene = make_scene("arm")
     scene.step(5.0)
     assert scene.time == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("name", ["tentacles", "spider"])
+def test_each_chain_times_its_own_share_of_the_frame(name):
+    # Within a step each chain's time runs from the end of the one before: the chains' times add
+    # up to no more than the step, each is its own (not the frame so far), and a chain solved
+    # outside a step times itself.
+    import time
+
+    scene = make_scene(name)
+    for _ in range(30):
+        t0 = time.perf_counter()
+        scene.step(1 / 60)
+        wall = (time.perf_counter() - t0) * 1000.0
+        times = [limb.ms for limb in scene.limbs]
+        assert all(ms > 0.0 for ms in times)
+        assert sum(times) <= wall
+    limb = scene.limbs[0]
+    t0 = time.perf_counter()
+    scene.solve_limb(limb, scene.limb_target(limb) or (0.0, 1.0, 0.0))
+    assert 0.0 < limb.ms <= (time.perf_counter() - t0) * 1000.0

@@ -156,6 +156,34 @@ def test_solved_rotations_are_written_back_into_the_nodes():
         assert close(node.world_position, p)
 
 
+@settings(max_examples=60)
+@given(axis=unit, angle=angles, method=st.sampled_from(["fabrik", "ccd", "dls", "two_bone"]),
+       moves=st.lists(st.tuples(*[st.floats(-0.3, 0.3)] * 3), min_size=2, max_size=4), tip=angles)
+def test_warm_solves_place_every_node_as_forward_kinematics_would(axis, angle, method, moves, tip):
+    # A warm solve places the nodes from the verdict's own frames instead of forward kinematics:
+    # every world transform must still be the skeleton's own, and hanging nodes must follow.
+    sk = Skeleton()
+    sk.add_node("body", translation=(0.2, 1.0, -0.3), rotation=rot.from_axis_angle(axis, angle))
+    points = LEG if method == "two_bone" else ARM
+    arm = sk.add_chain("arm", "body", points)
+    # The effector's node turned, and a node hanging from the middle of the chain.
+    arm.nodes[-1].set_local(rotation=rot.from_axis_angle((0, 0, 1), tip))
+    sk.add_node("sensor", arm.nodes[1], translation=(0.0, 0.1, 0.0))
+    target = list(arm.world_points()[-1])
+    for move in moves:
+        target = [t + m for t, m in zip(target, move)]
+        arm.solve(target, method=method)
+        placed = [(n._p, n._q) for n in arm.nodes]
+        sensor = sk.world_position("sensor")
+        for node in sk._nodes:
+            node._dirty = True
+        sk.update()
+        for node, (p, q) in zip(arm.nodes, placed):
+            assert close(p, node._p, 1e-12) and same_rotation(q, node._q, 1e-12)
+            assert abs(math.fsum(c * c for c in q) - 1.0) <= 1e-12
+        assert close(sensor, sk.world_position("sensor"), 1e-12)
+
+
 def test_several_chains_share_a_moving_parent():
     sk, chains = spider()
     targets = [sk.to_world(f"hip{i}", (1.0, -0.5, 0.1)) for i in range(len(chains))]

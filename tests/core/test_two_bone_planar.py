@@ -1,5 +1,6 @@
 """The two-bone solver's planar path (legs of two hinges about one axis): the general path's pose
-to rounding, taken where it applies and only there."""
+to rounding, taken where it applies and only there; the verdict takes its own pose (no forward
+kinematics), which is forward kinematics' to rounding and gives the verdict's status."""
 
 import math
 import random
@@ -12,7 +13,7 @@ import ikcore
 from ikcore import Chain, Hinge
 from ikcore import rotation as rot
 from ikcore.rigs import make_scene
-from ikcore.solve import make_problem
+from ikcore.solve import judge, make_problem
 from ikcore.solvers import two_bone
 
 
@@ -87,6 +88,53 @@ def test_planar_pose_is_the_general_one(seed, distance, heading):
     assert max(chain.violations(planar.rotations)) <= 1e-12
 
 
+def _close(a, b, tol):
+    """Quaternions or points ``a`` and ``b`` alike within ``tol`` in every component."""
+    return all(max(abs(x - y) for x, y in zip(p, q)) <= tol for p, q in zip(a, b)) and len(a) == len(b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 1.4), st.floats(-math.pi, math.pi), st.booleans())
+def test_planar_pose_is_vouched_for(seed, distance, heading, judged):
+    # Outcome.settled's promise, which the verdict takes instead of running the limits and forward
+    # kinematics: unit rotations within the limits, their points and world rotations to rounding;
+    # and the same status as the full verdict on the rotations alone.
+    rng = random.Random(seed)
+    chain, axis, at = _leg(rng)
+    start = chain.clamp([rot.from_axis_angle(axis, rng.uniform(-4.0, 4.0)) for _ in range(2)])
+    target = at(distance * chain.reach * math.cos(heading), distance * chain.reach * math.sin(heading))
+    pole = at(rng.uniform(-2, 2) * chain.reach, rng.uniform(-2, 2) * chain.reach)
+    # A warm start brings the start's points along (the tip's error before the solve).
+    frames = (chain.world_rotations(start), chain._forward(start)) if judged else None
+    problem = make_problem(chain, target, "two_bone", start, None, None, None, None, pole, {}, judged=judged,
+                           frames=frames)
+    outcome = two_bone._planar(problem, two_bone._plane(chain))
+    if outcome is None:
+        return
+    rotations, points, last = outcome.settled
+    assert rotations is outcome.rotations
+    assert max(abs(math.fsum(c * c for c in q) - 1.0) for q in rotations) <= 1e-12
+    assert max(chain.violations(rotations)) <= 1e-12
+    assert _close(points, chain.forward(rotations), 1e-12 * chain.reach)
+    worlds = chain.world_rotations(rotations)
+    assert _close(outcome.worlds, worlds, 1e-12) and _close([last], worlds[-1:], 1e-12)
+    # The full verdict: the rotations clamped and through forward kinematics; stalled when the
+    # limits kept the tip from the best the bones reach (the shell's distance) past the tolerance.
+    error = math.dist(chain._judge(rotations)[1][2], target)
+    l1, l2 = chain.lengths
+    d = math.dist(target, chain.points[0])
+    stalled = error > max(problem.tolerance, max(d - chain.reach, abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach)
+    errors = [math.dist(chain.forward(start)[2], target), error]
+    assert outcome.stalled == stalled
+    assert outcome.errors == pytest.approx(errors, rel=0.0, abs=1e-12 * chain.reach)
+    taken = judge(problem, "two_bone", rotations, 1, outcome.errors, outcome.stalled, outcome.settled)
+    full = judge(problem, "two_bone", rotations, 1, errors, stalled)
+    assert (taken.status, taken.iterations) == (full.status, full.iterations)
+    assert taken.error == pytest.approx(full.error, rel=0.0, abs=1e-12 * chain.reach)
+    assert _close(taken.positions, full.positions, 1e-12 * chain.reach)
+    assert _close(taken.rotations, full.rotations, 1e-12)
+
+
 def test_planar_path_is_taken_on_most_legs():
     rng = random.Random(7)
     taken = 0
@@ -154,6 +202,13 @@ def test_the_spider_legs_take_the_planar_path(monkeypatch):
         return out
 
     monkeypatch.setattr(two_bone, "_planar", spy)
-    for _ in range(30):
+    for frame in range(30):
         scene.step(1 / 60)
+        # A warm solve's verdict kept the planar path's own points: forward kinematics' to rounding.
+        for limb in scene.limbs:
+            sol, chain = limb.solution, limb.bound.chain
+            if frame == 0:
+                continue
+            assert _close(sol.frames[1], chain.forward(sol.rotations), 1e-12 * chain.reach)
+            assert _close(sol.frames[0], chain.world_rotations(sol.rotations), 1e-12)
     assert len(results) == 30 * 8 and all(results)
