@@ -353,7 +353,7 @@ class BoundChain:
         # start from them needs no checks, nor forward kinematics when the verdict kept its
         # frames (see solve()).
         self._judged = None
-        # (chain, method, oriented, options, Settings) of the last warm solve (see solve()).
+        # (options, Settings) of the last warm solve: the options they were made from (see solve()).
         self._settings = None
         for node in nodes:
             node.chain = self
@@ -455,12 +455,13 @@ class BoundChain:
             # the settings are checked once for as long as the method and options stay the same.
             oriented = orientation is not None
             kept = self._settings
-            if kept is None or kept[0] is not chain or kept[1] != method or kept[2] is not oriented \
-                    or kept[3] != options:
-                kept = self._settings = (chain, method, oriented, options,
-                                         _make_settings(chain, method, oriented, **options))
+            settings = None if kept is None else kept[1]
+            if settings is None or settings.chain is not chain or settings.method != method \
+                    or settings.oriented is not oriented or kept[0] != options:
+                settings = _make_settings(chain, method, oriented, **options)
+                self._settings = (options, settings)
             sol = _solve_from_judged(chain, target, method, last[1], frames=last[2], orientation=orientation,
-                                     pole=pole, settings=kept[4])
+                                     pole=pole, settings=settings)
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
@@ -517,9 +518,7 @@ class BoundChain:
             node._dirty = False
             out.append(p)
             if len(node.children) > (i < last):
-                for child in node.children:
-                    if child.chain is not self:
-                        child._touch()
+                self._touch_hanging(node)
         self.skeleton.recomputed += len(nodes)
         return out
 
@@ -546,9 +545,7 @@ class BoundChain:
             node._dirty = False
             append(p)
             if len(node.children) > 1:
-                for child in node.children:
-                    if child.chain is not self:
-                        child._touch()
+                self._touch_hanging(node)
         # The effector's node: the last bone's world rotation times its own rotation.
         node = nodes[-1]
         x, y, z = points[-1]
@@ -558,10 +555,16 @@ class BoundChain:
         node._q = (rw, rx, ry, rz) if q == rot.IDENTITY else rot.multiply((rw, rx, ry, rz), q)
         node._dirty = False
         append(p)
-        for child in node.children:
-            child._touch()
+        if node.children:
+            self._touch_hanging(node)
         self.skeleton.recomputed += len(nodes)
         return out
+
+    def _touch_hanging(self, node):
+        # The nodes hanging from one of the chain's nodes but not part of the chain: stale now.
+        for child in node.children:
+            if child.chain is not self:
+                child._touch()
 
     def _write(self, rotations):
         for node, q in zip(self.nodes, rotations):
