@@ -69,7 +69,7 @@ import time
 from array import array
 
 from .. import rotation as rot
-from ..checks import check_choice, check_float, check_int_range, check_point, check_positive, check_quaternion
+from ..checks import check_choice, check_float, check_int_range, check_point, check_quaternion
 from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
