@@ -7,7 +7,11 @@ kept), and ``q_i = R_{i-1}^{-1} R_i`` (convention in :mod:`ikcore.rotation`).
 
 - :func:`arcs`: those rotations and the last world rotation, which tells the
   verdict whether the points stand for their forward kinematics (used by the
-  free solve, :mod:`~._fabrik_free`, and the cone solve, :mod:`~._fabrik_cones`);
+  free solve, :mod:`~._fabrik_free`);
+- :func:`arcs_from`: the same from a reference pose given as world rotations
+  and point lists (a verdict's frames as they come: the cone solve,
+  :mod:`~._fabrik_cones`, which also has each bend tested against its cone's
+  rim along the way);
 - :func:`rotations_along`: the rotations alone (a restart's pose);
 - :func:`settled_along`: the rotations and the verdict's pose for them.
 """
@@ -63,7 +67,7 @@ def arcs(chain, ref, xs, ys, zs, worlds=None):
     so every rotation is unit to rounding even where rounding left ``|D| != L``.
     """
     if ref is not None:
-        return _arcs_from(chain, ref, xs, ys, zs, worlds)
+        return arcs_from(chain, zip(ref.rw, ref.rx, ref.ry, ref.rz), ref.xs, ref.ys, ref.zs, xs, ys, zs, worlds)
     # One loop, the maths inlined: this runs once a solve, and at N = 10 a solve takes two iterations.
     out = []
     append = out.append
@@ -111,23 +115,63 @@ def _reversal_arc(sx, sy, sz, dx, dy, dz, e, length):
     return (0.0,) + rot.perpendicular((sx, sy, sz))
 
 
-def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
-    # arcs with a reference pose other than rest: s_i from its points, then R_i = arc S_i. The arc
-    # is left unnormalised (a positive multiple of the unit arc) and R_i normalised once instead:
-    # one square root a bone, and world rotations unit to rounding, which they must stay (the
-    # next frame's warm start turns them again, and norms must not drift).
+def arcs_from(chain, starts, rxs, rys, rzs, xs, ys, zs, worlds=None, rims=None):
+    """:func:`arcs` measured from a reference pose other than rest.
+
+    Parameters
+    ----------
+    chain : Chain
+    starts : iterable of (w, x, y, z)
+        The reference pose's unit world rotations ``S_i``, in bone order.
+    rxs, rys, rzs : list of float
+        The reference pose's points (``s_i`` is the direction of its bone ``i``).
+    xs, ys, zs : list of float
+        The points to turn the bones onto.
+    worlds : list, optional
+        Each (unit) world rotation ``R_i`` is appended to it.
+    rims : list of float, optional
+        Per bone, the least dot product of its bone ``D_i`` with the one before
+        (for the first, the chain's rest direction ``d_0``) the caller accepts
+        (:func:`~._fabrik_cones.settle`); a bend below it makes ``last`` ``None``,
+        as an imprecise arc does.
+
+    Returns
+    -------
+    rotations : list of (w, x, y, z)
+    last : (w, x, y, z) or None
+        ``R_{N-1}``, or ``None`` when an arc is imprecise or a bend misses its rim.
+
+    Notes
+    -----
+    ``s_i`` is taken from the reference points and ``R_i = arc S_i``; the arc is left
+    unnormalised (a positive multiple of the unit arc) and ``R_i`` normalised once instead:
+    one square root a bone, and world rotations unit to rounding, which they must stay (the
+    next frame's warm start turns them again, and norms must not drift).
+    """
     out = []
     append = out.append
     sqrt = math.sqrt
     precise = True
-    rxs, rys, rzs = ref.xs, ref.ys, ref.zs
-    sws, sxs, sys_, szs = ref.rw, ref.rx, ref.ry, ref.rz
     pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
-    for i, length in enumerate(chain.lengths):
+    # Each point is read once and carried to the next bone as its first end (here and in the
+    # reference pose); the previous bone (its rest direction for the first) for the rim test.
+    x0, y0, z0 = xs[0], ys[0], zs[0]
+    u0, v0, w0 = rxs[0], rys[0], rzs[0]
+    qx, qy, qz = chain.directions[0]
+    j = 0
+    for (cw, cx, cy, cz), length in zip(starts, chain.lengths):
+        j += 1
+        x1, y1, z1 = xs[j], ys[j], zs[j]
+        dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
+        x0, y0, z0 = x1, y1, z1
+        if rims is not None:
+            if qx * dx + qy * dy + qz * dz < rims[j - 1]:
+                precise = False
+            qx, qy, qz = dx, dy, dz
         k = 1.0 / length
-        j = i + 1
-        dx, dy, dz = xs[j] - xs[i], ys[j] - ys[i], zs[j] - zs[i]
-        sx, sy, sz = (rxs[j] - rxs[i]) * k, (rys[j] - rys[i]) * k, (rzs[j] - rzs[i]) * k
+        u1, v1, w1 = rxs[j], rys[j], rzs[j]
+        sx, sy, sz = (u1 - u0) * k, (v1 - v0) * k, (w1 - w0) * k
+        u0, v0, w0 = u1, v1, w1
         aw = length + sx * dx + sy * dy + sz * dz
         if aw > _PRECISE_ARC * length:
             ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
@@ -135,10 +179,6 @@ def _arcs_from(chain, ref, xs, ys, zs, worlds=None):
             precise = False
             aw, ax, ay, az = _reversal_arc(sx, sy, sz, dx, dy, dz, aw, length)
         # R_i = arc S_i, by single assignments (a 4-tuple assignment builds a tuple).
-        cw = sws[i]
-        cx = sxs[i]
-        cy = sys_[i]
-        cz = szs[i]
         rw = aw * cw - ax * cx - ay * cy - az * cz
         rx = aw * cx + ax * cw + ay * cz - az * cy
         ry = aw * cy - ax * cz + ay * cw + az * cx

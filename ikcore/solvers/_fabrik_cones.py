@@ -210,7 +210,7 @@ class Passes:
             ax, ay, az = bx, by, bz
 
 
-def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick, seed, collinear):
+def run(problem, table, passes, arcs_from, max_restarts, window, rate, patience, kick, seed, collinear):
     """FABRIK on a cone chain (see the module docstring).
 
     Parameters
@@ -220,10 +220,10 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
         :func:`~._pose.limit_table` of the chain.
     passes : Passes
         :meth:`Passes.of` the chain.
-    arcs : callable
-        ``(chain, ref, xs, ys, zs, worlds=None) -> (rotations, last)``: points to rotations,
-        twist from ``ref``, and the last world rotation (``None`` where an arc is imprecise);
-        with a list ``worlds``, each (unit) world rotation appended to it.
+    arcs_from : callable
+        :func:`~._fabrik_arcs.arcs_from`: points to rotations, twist from a reference
+        pose, and the last world rotation (``None`` where an arc is imprecise or, with
+        ``rims``, a bend misses its rim).
     max_restarts : int or None
         Restarts from a perturbed best pose allowed when progress stops (None: no cap).
     window, rate, patience, kick, seed, collinear
@@ -237,8 +237,16 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
     tol = problem.tolerance
     pole = problem.pole
     sqrt = math.sqrt
-    ref = Pose.of(problem)
-    xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+    # The reference pose rotations are measured from: its world rotations and points, never
+    # changed. A warm start takes the verdict's frames as they are (no Pose: its lists of local
+    # and world rotations would only be read back as tuples).
+    frames = problem.frames
+    if frames is None:
+        starts, rxs, rys, rzs = _reference(Pose(chain, problem.start))
+    else:
+        starts, points = frames
+        rxs, rys, rzs = map(list, zip(*points))
+    xs, ys, zs = rxs[:], rys[:], rzs[:]
     error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     errors = [error]
     if error <= tol:
@@ -248,18 +256,23 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
     dx, dy, dz = tx - rx, ty - ry, tz - rz
     distance = sqrt(dx * dx + dy * dy + dz * dz)
     beyond = distance >= reach
-    # The best pose so far is the start, even when the iterations start from a bent one.
+    # The best pose so far is the start, even when the iterations start from a bent one: the
+    # reference points, which nothing writes to (a better pose is kept in new lists).
     best = error
-    bxs, bys, bzs = xs[:], ys[:], zs[:]
+    bxs, bys, bzs = rxs, rys, rzs
     if pole is not None or (not beyond and _surgery.collinear(xs, ys, zs, collinear * reach, target)):
         # Leave a straight line (the passes would keep every point on it), and start toward the pole.
         if _surgery.collinear(xs, ys, zs, collinear * reach):
-            _surgery.bend(chain, table, ref, pole, target)
-            xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+            bent = Pose.of(problem)
+            _surgery.bend(chain, table, bent, pole, target)
+            starts, rxs, rys, rzs = _reference(bent)
+            xs, ys, zs = rxs[:], rys[:], rzs[:]
         else:
             _surgery.swivel(xs, ys, zs, pole, reach)
             passes.forward(xs, ys, zs)
-    progress = Progress(sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2), window, rate, patience)
+    start_error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+    # Built at the first iteration that does not converge (most warm solves converge in one).
+    progress = None
     rng = None
     restarts = 0
     stalled = False
@@ -274,9 +287,9 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
             error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
             errors.append(error)
             if error < best:
+                # The loop ends: the points stand as the best pose (the pole turn below copies them).
                 best = error
-                # Copies: the pole turn below works on xs, ys, zs and must not touch the best pose.
-                bxs[:], bys[:], bzs[:] = xs, ys, zs
+                bxs, bys, bzs = xs, ys, zs
             break
         passes.backward(xs, ys, zs, target)
         passes.forward(xs, ys, zs)
@@ -284,9 +297,14 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
         errors.append(error)
         if error < best:
             best = error
-            bxs[:], bys[:], bzs[:] = xs, ys, zs
             if error <= tol:
+                # Converged: the loop ends, and the points stand as the best pose without a copy.
+                bxs, bys, bzs = xs, ys, zs
                 break
+            # A copy: the next passes write to xs, ys, zs.
+            bxs, bys, bzs = xs[:], ys[:], zs[:]
+        if progress is None:
+            progress = Progress(start_error, window, rate, patience)
         if progress.update(error):
             if progress.hopeless or (max_restarts is not None and restarts >= max_restarts):
                 # Restarts keep failing, or none is allowed: the best pose stands.
@@ -294,28 +312,36 @@ def run(problem, table, passes, arcs, max_restarts, window, rate, patience, kick
                 break
             restarts += 1
             rng = rng or random.Random(seed)
-            kicked = _pose.perturb(chain, table, arcs(chain, ref, bxs, bys, bzs)[0], rng, kick)
-            ref = Pose(chain, kicked)
-            xs, ys, zs = ref.xs[:], ref.ys[:], ref.zs[:]
+            kicked = _pose.perturb(chain, table, arcs_from(chain, starts, rxs, rys, rzs, bxs, bys, bzs)[0],
+                                   rng, kick)
+            starts, rxs, rys, rzs = _reference(Pose(chain, kicked))
+            xs, ys, zs = rxs[:], rys[:], rzs[:]
     if pole is not None:
         # Turned toward the pole, then the cones again: kept where the effector stays as near.
-        xs[:], ys[:], zs[:] = bxs, bys, bzs
+        xs, ys, zs = bxs[:], bys[:], bzs[:]
         _surgery.swivel(xs, ys, zs, pole, reach)
         passes.forward(xs, ys, zs)
         if sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2) <= max(best, tol):
             bxs, bys, bzs = xs, ys, zs
     worlds = []
-    rotations, last = arcs(chain, ref, bxs, bys, bzs, worlds)
+    rotations, last = arcs_from(chain, starts, rxs, rys, rzs, bxs, bys, bzs, worlds, passes.rims)
     settled = settle(passes, rotations, last, bxs, bys, bzs)
     return Outcome(rotations, iterations, errors, stalled, settled, worlds if settled else None)
+
+
+def _reference(pose):
+    """A :class:`~._pose.Pose` as a reference for :func:`~._fabrik_arcs.arcs_from`: its world
+    rotations as tuples, and its point lists."""
+    return list(zip(pose.rw, pose.rx, pose.ry, pose.rz)), pose.xs, pose.ys, pose.zs
 
 
 def settle(passes, rotations, last, xs, ys, zs):
     """The verdict's ``(rotations, points, last world rotation)`` for the cone chain's
     ``rotations``, from the pass that made them: the points they were built from and their last
     world rotation ``last``, instead of forward kinematics once more. ``None`` (the verdict then
-    normalises, clamps and runs forward kinematics itself) where an arc lost precision (``last``
-    is ``None``) or a bend comes within :data:`_RIM` of its cone's rim.
+    normalises, clamps and runs forward kinematics itself) where ``last`` is ``None``: an arc lost
+    precision, or a bend comes within :data:`_RIM` of its cone's rim (``arcs_from`` tests the
+    bends against ``passes.rims`` as it goes), or some cone limits twist (no ``rims``).
 
     Why that is the verdict's own result, to rounding: each rotation is a product of unit
     quaternions, and ``R_i d_i`` is bone ``i``'s direction ``b_i``, which the arc was built to give
@@ -327,18 +353,8 @@ def settle(passes, rotations, last, xs, ys, zs):
     last digits (``tests/core/test_warm_frames.py`` holds both). The bends are tested on the
     bones as they are, ``D_{i-1} . D_i >= (cos + _RIM) L_{i-1} L_i`` (:func:`_rims`).
     """
-    rims = passes.rims
-    if last is None or rims is None:
+    if last is None or passes.rims is None:
         return None
-    ax, ay, az = passes.axis
-    x0, y0, z0 = xs[0], ys[0], zs[0]
-    for rim, x1, y1, z1 in zip(rims, xs[1:], ys[1:], zs[1:]):
-        bx = x1 - x0
-        by = y1 - y0
-        bz = z1 - z0
-        if ax * bx + ay * by + az * bz < rim:
-            return None
-        ax, ay, az, x0, y0, z0 = bx, by, bz, x1, y1, z1
     return rotations, list(zip(xs, ys, zs)), last
 
 

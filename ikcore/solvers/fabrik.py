@@ -71,7 +71,7 @@ Points become rotations in :mod:`~._fabrik_arcs`; the tuning the solves share
 
 from ..checks import check_int_range
 from . import _fabrik_cones, _limits
-from ._fabrik_arcs import arcs
+from ._fabrik_arcs import arcs_from
 from ._fabrik_free import run as run_free
 from ._fabrik_limited import run as run_limited
 from ._fabrik_tuning import COLLINEAR, KICK, PATIENCE, RATE, SEED, WINDOW
@@ -92,24 +92,37 @@ def run(problem):
     chain = problem.chain
     if not chain.limited:
         return run_free(problem)
-    table, normal, cones = _layout(chain)
-    if all(row[0] == FREE for row in table):
+    table, normal, cones, route = _layout(chain)
+    if route is _CONES:
+        return _fabrik_cones.run(problem, table, cones, arcs_from, problem.options.get("max_restarts"),
+                                 WINDOW, RATE, PATIENCE, KICK, SEED, COLLINEAR)
+    if route is _FREE:
         return run_free(problem)
-    if normal is not None and all(row[6] for row in table):
+    if route is _PLANAR:
         # Hinges without range limits about one axis: the free solve, in their plane (the verdict
         # still clamps to the hinges: _fabrik_arcs.settled_along hands it no pose for a limited chain).
         return run_free(problem, normal)
-    if cones is not None:
-        return _fabrik_cones.run(problem, table, cones, arcs, problem.options.get("max_restarts"),
-                                 WINDOW, RATE, PATIENCE, KICK, SEED, COLLINEAR)
     return run_limited(problem, table, normal)
 
 
+# The solve a limited chain takes (see run); decided once per chain.
+_FREE, _PLANAR, _CONES, _LIMITED = "free", "planar", "cones", "limited"
+
+
 def _layout_of(chain):
-    """A chain's limit table, plane normal and cone passes."""
+    """A chain's limit table, plane normal, cone passes and route."""
     table = _limits.limit_table(chain)
-    return table, _limits.plane_normal(chain, table), _fabrik_cones.Passes.of(chain, table)
+    normal = _limits.plane_normal(chain, table)
+    cones = _fabrik_cones.Passes.of(chain, table)
+    if all(row[0] == FREE for row in table):
+        route = _FREE
+    elif normal is not None and all(row[6] for row in table):
+        route = _PLANAR
+    elif cones is not None:
+        route = _CONES
+    else:
+        route = _LIMITED
+    return table, normal, cones, route
 
 
 _layout = per_chain(_layout_of)
-
