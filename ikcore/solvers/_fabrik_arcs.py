@@ -19,6 +19,7 @@ kept), and ``q_i = R_{i-1}^{-1} R_i`` (convention in :mod:`ikcore.rotation`).
 import math
 
 from .. import rotation as rot
+from ._per_chain import per_chain
 
 
 def rotations_along(chain, ref, xs, ys, zs):
@@ -150,6 +151,7 @@ def arcs_from(chain, starts, rxs, rys, rzs, xs, ys, zs, worlds=None, rims=None):
     """
     out = []
     append = out.append
+    keep = None if worlds is None else worlds.append
     sqrt = math.sqrt
     precise = True
     pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
@@ -159,7 +161,7 @@ def arcs_from(chain, starts, rxs, rys, rzs, xs, ys, zs, worlds=None, rims=None):
     u0, v0, w0 = rxs[0], rys[0], rzs[0]
     qx, qy, qz = chain.directions[0]
     j = 0
-    for (cw, cx, cy, cz), length in zip(starts, chain.lengths):
+    for (cw, cx, cy, cz), (length, inverse, cut) in zip(starts, _bones(chain)):
         j += 1
         x1, y1, z1 = xs[j], ys[j], zs[j]
         dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
@@ -168,12 +170,11 @@ def arcs_from(chain, starts, rxs, rys, rzs, xs, ys, zs, worlds=None, rims=None):
             if qx * dx + qy * dy + qz * dz < rims[j - 1]:
                 precise = False
             qx, qy, qz = dx, dy, dz
-        k = 1.0 / length
         u1, v1, w1 = rxs[j], rys[j], rzs[j]
-        sx, sy, sz = (u1 - u0) * k, (v1 - v0) * k, (w1 - w0) * k
+        sx, sy, sz = (u1 - u0) * inverse, (v1 - v0) * inverse, (w1 - w0) * inverse
         u0, v0, w0 = u1, v1, w1
         aw = length + sx * dx + sy * dy + sz * dz
-        if aw > _PRECISE_ARC * length:
+        if aw > cut:
             ax, ay, az = sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx
         else:
             precise = False
@@ -188,8 +189,8 @@ def arcs_from(chain, starts, rxs, rys, rzs, xs, ys, zs, worlds=None, rims=None):
         ax = rx * k
         ay = ry * k
         az = rz * k
-        if worlds is not None:
-            worlds.append((aw, ax, ay, az))
+        if keep is not None:
+            keep((aw, ax, ay, az))
         append((pw * aw + px * ax + py * ay + pz * az,
                 pw * ax - px * aw - py * az + pz * ay,
                 pw * ay + px * az - py * aw - pz * ax,
@@ -199,3 +200,12 @@ def arcs_from(chain, starts, rxs, rys, rzs, xs, ys, zs, worlds=None, rims=None):
         py = ay
         pz = az
     return out, ((pw, px, py, pz) if precise else None)
+
+
+def _bones_of(chain):
+    # Per bone, what arcs_from reads with it: its length L, 1 / L, and the least L + s.D of a
+    # precise arc (_PRECISE_ARC L); computed once per chain.
+    return [(length, 1.0 / length, _PRECISE_ARC * length) for length in chain.lengths]
+
+
+_bones = per_chain(_bones_of)

@@ -59,9 +59,34 @@ class Passes:
     """A cone chain's constants for the passes, as plain floats and lists.
 
     Build it with :meth:`of`, which says whether the chain is a cone chain.
+
+    Attributes
+    ----------
+    n : int
+        Bones.
+    back_rows, fore_rows : list of tuple
+        What each step of a pass reads, in the order it reads them: backward,
+        bone ``i`` from the tip, ``(i, b_i, L_i, cos_{i+1}, sin_{i+1})`` (the
+        child's cone; ``-2.0``, never clamped, for the last bone); forward, bone
+        ``i`` from the root, ``(i + 1, f_{i+1}, L_i, cos_i, sin_i)``. ``L`` are
+        the bone lengths, ``cos`` and ``sin`` those of each joint's cone
+        (``-2.0`` and ``0.0`` for a free joint), ``b`` and ``f`` each point's
+        share of the offset the backward and the forward pass spread. One tuple
+        unpacked a step instead of four list look-ups.
+    root, axis : (x, y, z)
+        The root point and the rest direction of bone 0.
+    cap : float
+        Largest spread offset (:data:`SPREAD` of the reach).
+    rims : list of float or None
+        See :func:`_rims`.
+    kept : tuple or None
+        ``(points, xs, ys, zs)``: the points :func:`settle` last handed the
+        verdict of this chain, and the lists it zipped them from (never written
+        to since); a warm start from those very points takes the lists instead
+        of transposing the tuples again.
     """
 
-    __slots__ = ("n", "lengths", "cosines", "sines", "back", "fore", "root", "axis", "cap", "rims")
+    __slots__ = ("n", "back_rows", "fore_rows", "root", "axis", "cap", "rims", "kept")
 
     @classmethod
     def of(cls, chain, table):
@@ -85,23 +110,27 @@ class Passes:
             cosines.append(math.cos(row[7]))
             sines.append(math.sin(row[7]))
         passes = cls()
-        passes.n = chain.size
-        passes.lengths = chain.lengths
-        passes.cosines, passes.sines = cosines, sines
+        n = passes.n = chain.size
+        lengths = chain.lengths
         fractions = [0.0]
         total = 0.0
-        for length in chain.lengths:
+        for length in lengths:
             total += length
             fractions.append(total / chain.reach)
         # Per point, the share of the offset each pass spreads onto it (none on the end it starts
         # from, nor on the end it puts back in place).
-        n = chain.size
-        passes.back = [0.0] + fractions[1:n] + [0.0]
-        passes.fore = [0.0] + [1.0 - f for f in fractions[1:n]] + [0.0]
+        back = [0.0] + fractions[1:n] + [0.0]
+        fore = [0.0] + [1.0 - f for f in fractions[1:n]] + [0.0]
+        # The backward pass limits bone i by its child's cone, joint i + 1's (none for the last).
+        child_cosines, child_sines = cosines[1:] + [-2.0], sines[1:] + [0.0]
+        passes.back_rows = [(i, back[i], lengths[i], child_cosines[i], child_sines[i])
+                            for i in range(n - 1, -1, -1)]
+        passes.fore_rows = [(i + 1, fore[i + 1], lengths[i], cosines[i], sines[i]) for i in range(n)]
         passes.root = chain.points[0]
         passes.axis = chain.directions[0]
         passes.cap = SPREAD * chain.reach
         passes.rims = _rims(chain)
+        passes.kept = None
         return passes
 
     def backward(self, xs, ys, zs, target):
@@ -115,15 +144,11 @@ class Passes:
         if m > self.cap:
             m = self.cap / m
             ex, ey, ez = ex * m, ey * m, ez * m
-        back = self.back
-        lengths, cosines, sines = self.lengths, self.cosines, self.sines
         x, y, z = tx, ty, tz
         xs[n], ys[n], zs[n] = x, y, z
-        # The child's direction and joint i + 1's cone; none for the last bone.
+        # The child's direction (c, s: its joint's cone, read with the bone); none for the last bone.
         ax, ay, az = self.axis
-        c = s = -2.0
-        for i in range(n - 1, -1, -1):
-            f = back[i]
+        for i, f, length, c, s in self.back_rows:
             bx, by, bz = x - (xs[i] + f * ex), y - (ys[i] + f * ey), z - (zs[i] + f * ez)
             d = sqrt(bx * bx + by * by + bz * bz)
             if d > 1e-300:
@@ -145,13 +170,11 @@ class Passes:
                         no = 1.0
                     k = s / no
                     bx, by, bz = ax * c + ox * k, ay * c + oy * k, az * c + oz * k
-            length = lengths[i]
             x -= length * bx
             y -= length * by
             z -= length * bz
             xs[i], ys[i], zs[i] = x, y, z
             ax, ay, az = bx, by, bz
-            c, s = cosines[i], sines[i]
 
     def forward(self, xs, ys, zs, aim=None):
         """Spread the root's offset, then the forward pass, in place (each point spread as the
@@ -160,7 +183,6 @@ class Passes:
         With ``aim`` (a unit vector) every bone is wanted along it instead of
         toward the next point (nothing is spread).
         """
-        n = self.n
         sqrt = math.sqrt
         rx, ry, rz = self.root
         if aim is None:
@@ -169,16 +191,12 @@ class Passes:
             if m > self.cap:
                 m = self.cap / m
                 ex, ey, ez = ex * m, ey * m, ez * m
-        fore = self.fore
-        lengths, cosines, sines = self.lengths, self.cosines, self.sines
         x, y, z = rx, ry, rz
         xs[0], ys[0], zs[0] = x, y, z
         # The parent's direction: joint 0's cone is about the rest direction of bone 0.
         ax, ay, az = self.axis
-        for i in range(n):
-            j = i + 1
+        for j, f, length, c, s in self.fore_rows:
             if aim is None:
-                f = fore[j]
                 bx, by, bz = (xs[j] + f * ex) - x, (ys[j] + f * ey) - y, (zs[j] + f * ez) - z
                 d = sqrt(bx * bx + by * by + bz * bz)
                 if d > 1e-300:
@@ -187,7 +205,6 @@ class Passes:
                     bx, by, bz = ax, ay, az
             else:
                 bx, by, bz = aim
-            c = cosines[i]
             if c > -1.0:
                 k = bx * ax + by * ay + bz * az
                 if k < c:
@@ -200,9 +217,8 @@ class Passes:
                     if no < 1e-12:
                         ox, oy, oz = rot.perpendicular((ax, ay, az))
                         no = 1.0
-                    k = sines[i] / no
+                    k = s / no
                     bx, by, bz = ax * c + ox * k, ay * c + oy * k, az * c + oz * k
-            length = lengths[i]
             x += length * bx
             y += length * by
             z += length * bz
@@ -245,7 +261,12 @@ def run(problem, table, passes, arcs_from, max_restarts, window, rate, patience,
         starts, rxs, rys, rzs = _reference(Pose(chain, problem.start))
     else:
         starts, points = frames
-        rxs, rys, rzs = map(list, zip(*points))
+        kept = passes.kept
+        if kept is not None and kept[0] is points:
+            # The points the last solve of this chain settled on (see settle()).
+            _, rxs, rys, rzs = kept
+        else:
+            rxs, rys, rzs = map(list, zip(*points))
     xs, ys, zs = rxs[:], rys[:], rzs[:]
     error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     errors = [error]
@@ -338,7 +359,9 @@ def _reference(pose):
 def settle(passes, rotations, last, xs, ys, zs):
     """The verdict's ``(rotations, points, last world rotation)`` for the cone chain's
     ``rotations``, from the pass that made them: the points they were built from and their last
-    world rotation ``last``, instead of forward kinematics once more. ``None`` (the verdict then
+    world rotation ``last``, instead of forward kinematics once more; ``passes.kept`` keeps those
+    points with ``xs, ys, zs`` for a warm start from them (nothing writes to the lists after the
+    solve: the next one copies them). ``None`` (the verdict then
     normalises, clamps and runs forward kinematics itself) where ``last`` is ``None``: an arc lost
     precision, or a bend comes within :data:`_RIM` of its cone's rim (``arcs_from`` tests the
     bends against ``passes.rims`` as it goes), or some cone limits twist (no ``rims``).
@@ -355,7 +378,9 @@ def settle(passes, rotations, last, xs, ys, zs):
     """
     if last is None or passes.rims is None:
         return None
-    return rotations, list(zip(xs, ys, zs)), last
+    points = list(zip(xs, ys, zs))
+    passes.kept = (points, xs, ys, zs)
+    return rotations, points, last
 
 
 def _rims(chain):
