@@ -68,7 +68,8 @@ def arcs(chain, ref, xs, ys, zs, worlds=None):
     so every rotation is unit to rounding even where rounding left ``|D| != L``.
     """
     if ref is not None:
-        return arcs_from(chain, zip(ref.rw, ref.rx, ref.ry, ref.rz), ref.xs, ref.ys, ref.zs, xs, ys, zs, worlds)
+        starts = zip(ref.rw, ref.rx, ref.ry, ref.rz)
+        return arcs_from(chain, starts, ref.xs, ref.ys, ref.zs, xs, ys, zs, worlds)
     # One loop, the maths inlined: this runs once a solve, and at N = 10 a solve takes two iterations.
     out = []
     append = out.append

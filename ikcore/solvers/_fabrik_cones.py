@@ -281,6 +281,8 @@ def run(problem, table, passes, arcs_from, max_restarts, window, rate, patience,
     # reference points, which nothing writes to (a better pose is kept in new lists).
     best = error
     bxs, bys, bzs = rxs, rys, rzs
+    # The error the stall watch starts from: the start's, or that of the pose made below.
+    start_error = error
     if pole is not None or (not beyond and _surgery.collinear(xs, ys, zs, collinear * reach, target)):
         # Leave a straight line (the passes would keep every point on it), and start toward the pole.
         if _surgery.collinear(xs, ys, zs, collinear * reach):
@@ -291,7 +293,7 @@ def run(problem, table, passes, arcs_from, max_restarts, window, rate, patience,
         else:
             _surgery.swivel(xs, ys, zs, pole, reach)
             passes.forward(xs, ys, zs)
-    start_error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
+        start_error = sqrt((xs[n] - tx) ** 2 + (ys[n] - ty) ** 2 + (zs[n] - tz) ** 2)
     # Built at the first iteration that does not converge (most warm solves converge in one).
     progress = None
     rng = None
