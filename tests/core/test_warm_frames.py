@@ -129,3 +129,37 @@ def test_cone_chain_verdict_from_its_own_points(bones, cone, base, lean, seed):
         if sol.frames is not None:
             assert max(abs(sum(c * c for c in q) - 1.0) for q in sol.frames[0]) <= 1e-12
         start, frames = sol.rotations, sol.frames
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cone_warm_start_from_kept_points_is_the_warm_start_from_their_copy(seed):
+    # A cone chain's warm start from the very points its last solve settled on takes the lists
+    # they were zipped from (Passes.kept) instead of transposing the tuples: the same solve,
+    # bitwise, as from an equal copy of those points, and the kept lists are never written to.
+    rng = random.Random(seed)
+    chain, start = _tentacle(12, 25.0, 120.0, 0.05)
+    start = chain.clamp(start)
+    # Tracking from the start's tip, as a tentacle does: the bends stay clear of the rims.
+    target = chain.forward(start)[-1]
+    sol = ikcore.solve(chain, target, "fabrik", start=start)
+    reused = 0
+    for _ in range(40):
+        target = tuple(c + rng.uniform(-0.02, 0.02) * chain.reach for c in target)
+        if sol.frames is None:
+            sol = _solve.solve_from_judged(chain, target, "fabrik", sol.rotations)
+            continue
+        frames = sol.frames
+        kept = fabrik._layout(chain)[2].kept
+        if kept is not None and kept[0] is frames[1]:
+            reused += 1
+            lists = [list(c) for c in kept[1:]]
+        fast = _solve.solve_from_judged(chain, target, "fabrik", sol.rotations, frames=frames)
+        if kept is not None and kept[0] is frames[1]:
+            assert [list(c) for c in kept[1:]] == lists
+        # Last, so that the next frame starts from the points it settled on (it keeps them).
+        copied = (frames[0], [tuple(p) for p in frames[1]])
+        plain = _solve.solve_from_judged(chain, target, "fabrik", sol.rotations, frames=copied)
+        assert fast.positions == plain.positions and fast.rotations == plain.rotations
+        assert (fast.iterations, fast.status, fast.errors) == (plain.iterations, plain.status, plain.errors)
+        sol = plain
+    assert reused >= 20
