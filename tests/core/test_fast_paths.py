@@ -165,6 +165,24 @@ def test_bound_chain_checks_a_start_it_did_not_judge():
     assert max(chain.violations(sol.rotations)) <= 1e-12
 
 
+@pytest.mark.parametrize("method", ["fabrik", "two_bone"])
+def test_warm_solves_check_their_targets_and_poles_as_cold_ones(method):
+    # A warm solve takes a plain target and pole (three floats near the root) as they are; anything
+    # else goes through the full checks: refused with the name of what was wrong, or made floats.
+    chain = ikcore.Chain([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 0.0, 0.0)])
+    bound = _skeleton(chain)
+    bound.solve((1.0, 1.0, 0.0), method, local=True, pole=(1.0, 2.0, 0.0))
+    nan, inf = float("nan"), float("inf")
+    for bad, name in (((nan, 1.0, 0.0), "target"), ((1.0, inf, 0.0), "target"), ((1e200, 0.0, 0.0), "target"),
+                      ((True, 1.0, 0.0), "target"), ([1.0, 1.0], "target"), ("abc", "target")):
+        with pytest.raises(ikcore.IKError, match=name):
+            bound.solve(bad, method, local=True, pole=(1.0, 2.0, 0.0))
+        with pytest.raises(ikcore.IKError, match="pole"):
+            bound.solve((1.0, 1.0, 0.0), method, local=True, pole=bad)
+    assert bound.solve([1, 1, 0], method, local=True, pole=(1, 2, 0)).error == pytest.approx(0.0, abs=1e-9)
+    assert bound.solution.status == "converged"
+
+
 # -- FABRIK hands the verdict its own points ------------------------------------------------------
 
 def _near(a, b, tol):
