@@ -237,7 +237,7 @@ class SpiderScene(Scene):
             return
         # Hold back while planted feet lag far behind their rest spots (waiting for the others to land).
         stride = self.gait.stride
-        strain = 0.0
+        strain = 0.0  # the farthest planted foot (distances are >= 0; four feet are always down)
         for foot, (rx, rz) in zip(self.gait.feet, self.rest_spots()):
             if not foot.stepping:
                 p = foot.position
@@ -400,10 +400,3 @@ class SpiderScene(Scene):
                 "feet": [{"planted": f.planted, "group": f.group, "position": list(f.position)}
                          for f in self.gait.feet],
                 "yaws_deg": [math.degrees(y) for y in self.yaws], "steps": self.gait.steps}
-
-
-def body_point(node, p):
-    """A point given in ``node``'s frame, in world coordinates (unchecked)."""
-    px, py, pz = node.world_position
-    x, y, z = rot.rotate(node.world_rotation, p)
-    return (px + x, py + y, pz + z)
