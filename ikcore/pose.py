@@ -87,12 +87,7 @@ def joint_to_json(joint):
 
 def to_world(frame, points):
     """``points`` of a chain's frame in the world: ``position + rotation (p)``."""
-    (ox, oy, oz), q = frame
-    out = []
-    for p in points:
-        x, y, z = rot.rotate(q, p)
-        out.append((ox + x, oy + y, oz + z))
-    return out
+    return rot.transform_points(points, *frame)
 
 
 def _frame_from_json(data, where):

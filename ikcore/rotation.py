@@ -174,6 +174,23 @@ def swing_twist(q, axis):
     return swing, twist
 
 
+def transform_points(points, position, q):
+    """``position + q v`` for each point ``v`` of ``points``: a list of world points from points
+    given in the frame at ``position`` turned by the unit quaternion ``q``."""
+    px, py, pz = position
+    rw, rx, ry, rz = q
+    out = []
+    for vx, vy, vz in points:
+        # q v q* as v + 2w (u x v) + 2 u x (u x v), u the vector part.
+        tx = 2.0 * (ry * vz - rz * vy)
+        ty = 2.0 * (rz * vx - rx * vz)
+        tz = 2.0 * (rx * vy - ry * vx)
+        out.append((px + vx + rw * tx + (ry * tz - rz * ty),
+                    py + vy + rw * ty + (rz * tx - rx * tz),
+                    pz + vz + rw * tz + (rx * ty - ry * tx)))
+    return out
+
+
 def to_matrix(q):
     """Row-major 3x3 rotation matrix of ``q`` as a tuple of 9 floats."""
     w, x, y, z = q

@@ -27,6 +27,8 @@ rotations) and writes the solved rotations back into the nodes. The chain's
 root therefore follows its parent node wherever it goes.
 """
 
+from operator import attrgetter, is_
+
 from . import rotation as rot
 from .chain import Chain
 from .checks import check_point, check_quaternion, check_rotations
@@ -34,6 +36,8 @@ from .errors import IKError
 from .solve import make_settings as _make_settings
 from .solve import solve as _solve
 from .solve import solve_from_judged as _solve_from_judged
+
+_rotation_of = attrgetter("rotation")
 
 
 class Node:
@@ -449,8 +453,7 @@ class BoundChain:
                 orientation = rot.multiply(inv, orientation)
         chain = self.chain
         last = self._judged
-        if start is None and last is not None and last[0] is chain and all(
-                n.rotation is q for n, q in zip(self.nodes, last[1])):
+        if start is None and last is not None and last[0] is chain and self._unchanged(last[1]):
             # A warm start straight from the last verdict on this chain: unit and within the limits;
             # the settings are checked once for as long as the method and options stay the same.
             oriented = orientation is not None
@@ -465,11 +468,13 @@ class BoundChain:
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
-        # The verdict's own Solution (no one else holds it), its positions now in world coordinates.
+        # The verdict's own Solution (no one else holds it), its positions now in world coordinates
+        # (from its own frames: when read, see Solution.positions).
         if sol.frames is None:
             sol.positions = self._pose(sol.rotations, frame)
         else:
-            sol.positions = self._place(sol.rotations, sol.frames, frame)
+            self._keep(sol.rotations)
+            sol._in_frame(*(frame or self.parent_transform()))
         self._judged = (chain, tuple(sol.rotations), sol.frames)
         self.solution = sol
         return sol
@@ -522,43 +527,36 @@ class BoundChain:
         self.skeleton.recomputed += len(nodes)
         return out
 
-    def _place(self, rotations, frames, frame=None):
-        # _pose from the verdict's frames, ``(worlds, points)`` in the parent's frame: each node's
-        # world point is the parent's P + M p (M the parent's rotation as a matrix: cheaper than a
-        # quaternion a point) and its world rotation Q R_i, instead of forward kinematics again.
-        (px, py, pz), parent = frame or self.parent_transform()
-        m0, m1, m2, m3, m4, m5, m6, m7, m8 = rot.to_matrix(parent)
-        qw, qx, qy, qz = parent
-        worlds, points = frames
-        out = []
-        append = out.append
+    def _keep(self, rotations):
+        # A warm verdict's rotations go into the nodes; their world transforms are left to be
+        # recomputed when read. The page draws the chain from its own frame (Scene.write reads
+        # local_frames()), so a chain solved every frame does no forward kinematics in the world.
         nodes = self.nodes
-        rw = rx = ry = rz = 0.0
-        for node, q, (aw, ax, ay, az), (x, y, z) in zip(nodes, rotations, worlds, points):
+        for node, q in zip(nodes, rotations):
             node.rotation = q
-            p = (px + m0 * x + m1 * y + m2 * z, py + m3 * x + m4 * y + m5 * z, pz + m6 * x + m7 * y + m8 * z)
-            node._p = p
-            node._q = (rw, rx, ry, rz) = (qw * aw - qx * ax - qy * ay - qz * az,
-                                          qw * ax + qx * aw + qy * az - qz * ay,
-                                          qw * ay - qx * az + qy * aw + qz * ax,
-                                          qw * az + qx * ay - qy * ax + qz * aw)
-            node._dirty = False
-            append(p)
-            if len(node.children) > 1:
-                self._touch_hanging(node)
-        # The effector's node: the last bone's world rotation times its own rotation.
-        node = nodes[-1]
-        x, y, z = points[-1]
-        p = (px + m0 * x + m1 * y + m2 * z, py + m3 * x + m4 * y + m5 * z, pz + m6 * x + m7 * y + m8 * z)
-        node._p = p
-        q = node.rotation
-        node._q = (rw, rx, ry, rz) if q == rot.IDENTITY else rot.multiply((rw, rx, ry, rz), q)
-        node._dirty = False
-        append(p)
-        if node.children:
-            self._touch_hanging(node)
-        self.skeleton.recomputed += len(nodes)
-        return out
+        first = nodes[0]
+        if not first._dirty:
+            first._touch()
+
+    def local_frames(self):
+        """The current pose in the chain's own (parent's) frame: ``(worlds, points)``.
+
+        ``worlds`` holds each bone's rotation ``R_i = q_0 ... q_i`` and ``points``
+        the ``N + 1`` points (forward kinematics in the parent's frame; see
+        :mod:`ikcore.rotation`). After a warm solve these are the verdict's own,
+        at no cost; otherwise they are computed from the nodes' rotations.
+        """
+        last = self._judged
+        if last is not None and last[2] is not None and self._unchanged(last[1]):
+            return last[2]
+        worlds = []
+        points = self.chain._settle(self.rotations, worlds)[1]
+        return worlds, points
+
+    def _unchanged(self, rotations):
+        # Whether the nodes still hold these very rotation objects (nothing set them since): an
+        # identity test a node, looped in C.
+        return all(map(is_, map(_rotation_of, self.nodes), rotations))
 
     def _touch_hanging(self, node):
         # The nodes hanging from one of the chain's nodes but not part of the chain: stale now.
@@ -578,23 +576,10 @@ class BoundChain:
 
     def world_points(self):
         """The chain's ``N + 1`` points in world coordinates."""
-        (px, py, pz), (qw, qx, qy, qz) = self.parent_transform()
-        return _transform_points(self.chain._forward(self.rotations), px, py, pz, qw, qx, qy, qz)
+        position, rotation = self.parent_transform()
+        return rot.transform_points(self.chain._forward(self.rotations), position, rotation)
 
     def effector(self):
         """The end effector's world position."""
         return self.nodes[-1].world_position
-
-
-def _transform_points(points, px, py, pz, rw, rx, ry, rz):
-    # p + R v for each v, R the unit quaternion (rw, rx, ry, rz).
-    out = []
-    for vx, vy, vz in points:
-        tx = 2.0 * (ry * vz - rz * vy)
-        ty = 2.0 * (rz * vx - rx * vz)
-        tz = 2.0 * (rx * vy - ry * vx)
-        out.append((px + vx + rw * tx + (ry * tz - rz * ty),
-                    py + vy + rw * ty + (rz * tx - rx * tz),
-                    pz + vz + rw * tz + (rx * ty - ry * tx)))
-    return out
 

@@ -1,5 +1,7 @@
 """The one result type of every solve."""
 
+from .rotation import transform_points
+
 CONVERGED = "converged"
 UNREACHABLE = "unreachable"
 MAX_ITERATIONS = "max_iterations"
@@ -41,12 +43,13 @@ class Solution:
         verdict kept them (see :class:`ikcore.skeleton.BoundChain`).
     """
 
-    __slots__ = ("positions", "rotations", "status", "iterations", "error", "orientation_error",
+    __slots__ = ("_positions", "_frame", "rotations", "status", "iterations", "error", "orientation_error",
                  "errors", "method", "frames")
 
     def __init__(self, positions, rotations, status, iterations, error, orientation_error, errors,
                  method):
-        self.positions = positions
+        self._positions = positions
+        self._frame = None
         self.rotations = rotations
         self.status = status
         self.iterations = iterations
@@ -55,6 +58,25 @@ class Solution:
         self.errors = errors
         self.method = method
         self.frames = None
+
+    @property
+    def positions(self):
+        """The ``N + 1`` points (see the class docstring)."""
+        if self._frame is not None:
+            self._positions = transform_points(self._positions, *self._frame)
+            self._frame = None
+        return self._positions
+
+    @positions.setter
+    def positions(self, value):
+        self._positions = value
+        self._frame = None
+
+    def _in_frame(self, position, rotation):
+        """Internal: the positions given are in the frame at world ``position`` and ``rotation``; they
+        are turned into world points when first read (a bound chain solved every frame whose
+        points are drawn from its own frame, and seldom read, never pays for it)."""
+        self._frame = (position, rotation)
 
     @property
     def converged(self):

@@ -100,6 +100,11 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
         settings = make_settings(chain, method, orientation is not None, tolerance, max_iterations,
                                  orientation_tolerance, **method_options)
     chain = settings.chain
+    if (judged and orientation is None and _plain_point(target, chain)
+            and (pole is None or _plain_point(pole, chain))):
+        # A warm start's usual request (a bound chain's, every frame), checked the cheap way.
+        return Problem(chain, target, list(start), settings.tolerance, settings.max_iterations, None,
+                       settings.orientation_tolerance, pole, settings.options, frames)
     target = check_point(target, "target")
     _check_range(chain, target, "target")
     if judged:
@@ -126,11 +131,7 @@ def _plain_problem(chain, target, method):
     target a tuple of three floats within :data:`FARTHEST` of the root (a finite distance
     from a finite root means finite coordinates): the full checks decide every other case."""
     plain = _plain_methods.get(method) if type(method) is str else None
-    if plain is None or type(chain) is not Chain or type(target) is not tuple or len(target) != 3:
-        return None
-    x, y, z = target
-    if (type(x) is not float or type(y) is not float or type(z) is not float
-            or not math.dist(target, chain.points[0]) <= FARTHEST):
+    if plain is None or type(chain) is not Chain or not _plain_point(target, chain):
         return None
     module, options = plain
     start = [rot.IDENTITY] * chain.size
@@ -138,6 +139,17 @@ def _plain_problem(chain, target, method):
         start = chain.clamp(start)
     return Problem(chain, target, start, 1e-3 * chain.reach, module.MAX_ITERATIONS, None, 1e-3, None,
                    dict(options))
+
+
+def _plain_point(point, chain):
+    """Whether ``point`` is a tuple of three floats within :data:`FARTHEST` of ``chain``'s root (a
+    finite distance from a finite root means finite coordinates): what the full checks would pass
+    as it is."""
+    if type(point) is not tuple or len(point) != 3:
+        return False
+    x, y, z = point
+    return (type(x) is float and type(y) is float and type(z) is float
+            and math.dist(point, chain.points[0]) <= FARTHEST)
 
 
 #: Largest distance of a target or pole from the chain's root: the solvers square distances,

@@ -29,18 +29,23 @@ value; a refused call changes nothing.
 The buffer
 ----------
 ``layout()["sections"]`` gives each section's ``offset`` (in floats), ``count``
-(records) and ``stride`` (floats per record); all coordinates are world
-coordinates, Y up:
+(records) and ``stride`` (floats per record). Coordinates are Y up; a chain's
+bone and joint records are in that chain's own frame (the node it hangs from),
+whose world pose is the chain's ``frames`` record; everything else is in world
+coordinates. :func:`ikcore.rigs.frames.to_world` (and the page's ``frames.js``)
+turns the chains' records into the world in place:
 
 ``bones``   ``[x0, y0, z0, x1, y1, z1, radius, kind]``: a capsule from the first
             point to the second; ``kind`` is a code of ``layout()["kinds"]``
             (``bone``, ``tip`` for a chain's last bone, ``body``, ``link`` for
-            a bone no solver moves).
+            a bone no solver moves). A chain's bones come first (in its
+            frame), then the extra bones (in the world).
 ``joints``  ``[x, y, z, radius, qw, qx, qy, qz]``: every chain point, root
-            first; ``q`` is the world rotation of the frame the joint's limits
-            are written in (its parent bone's frame; for a chain's last point,
-            the last bone's frame), to draw hinge arcs and cones with the
-            constraint descriptions of ``layout()["chains"][k]["constraints"]``.
+            first; ``q`` is the rotation of the frame the joint's limits are
+            written in (its parent bone's frame; the chain's own frame for the
+            root; for a chain's last point, the last bone's frame), to draw
+            hinge arcs and cones with the constraint descriptions of
+            ``layout()["chains"][k]["constraints"]``.
 ``targets`` ``[x, y, z, qw, qx, qy, qz, radius]``: in the order of
             ``layout()["targets"]`` (which says which are draggable and which
             carry an orientation; identity otherwise).
@@ -48,6 +53,8 @@ coordinates, Y up:
             ``layout()["statuses"]`` (-1 before the first solve); ``ms`` is the
             Python time of that chain this frame: its solve and what the scene
             did for it since the chain before (a spider leg's aim).
+``frames``  ``[x, y, z, qw, qx, qy, qz]``: per chain, the world pose of the
+            frame its bone and joint records are written in.
 
 ``layout()["chains"]`` says which bone and joint records belong to which chain.
 Scenes with ground give ``layout()["terrain"]`` and ``scene.terrain_grid()``.
@@ -74,7 +81,7 @@ from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
 from ..solve import METHODS, solver_module
-from .writer import Writer
+from .writer import FRAME_STRIDE, Writer
 
 #: Longest step (seconds) a frame may take.
 MAX_DT = 0.1
@@ -391,7 +398,8 @@ class Scene:
         sections = {}
         offset = 0
         for key, count, stride in (("bones", bones, STRIDE), ("joints", joint, STRIDE),
-                                   ("targets", targets, STRIDE), ("chains", len(self.limbs), CHAIN_STRIDE)):
+                                   ("targets", targets, STRIDE), ("chains", len(self.limbs), CHAIN_STRIDE),
+                                   ("frames", len(self.limbs), FRAME_STRIDE)):
             sections[key] = {"offset": offset, "count": count, "stride": stride}
             offset += count * stride
         return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
@@ -427,7 +435,6 @@ class Scene:
         says why); it is made again when the limbs, the targets or the number
         of extra bones change. Returns the number of floats written.
         """
-        self.skeleton.update()
         extras = self.extra_bones()
         tail = []
         put = tail.extend
@@ -447,7 +454,7 @@ class Scene:
         writer = self._writer
         if writer is None or writer.extra_count != len(extras) or writer.tail != len(tail):
             writer = self._writer = Writer(self.limbs, len(extras), len(tail))
-        writer.write(buf, flat, tail)
+        writer.write(buf, [limb.bound.local_frames() for limb in self.limbs], flat, tail)
         return writer.size
 
     def report(self, limb):

@@ -18,26 +18,29 @@ floats reach the buffer decides the cost:
 
 The cheapest path found is one :meth:`struct.Struct.pack_into` call (a plain
 ``PyFloat_AsDouble`` a float, written in place) whose arguments the
-interpreter builds itself: in ``pack(buf, 0, *n0._p, *n1._p, 0.06, 0.0, ...)``
-each ``*n._p`` extends the argument list with a tuple in one bytecode and each
+interpreter builds itself: in ``pack(buf, 0, *p0_0, *p0_1, 0.06, 0.0, ...)``
+each ``*p`` extends the argument list with a tuple in one bytecode and each
 constant is one cheap append. The records' order is fixed for a scene's
 layout, so a :class:`Writer` writes that call out once as the text of a small
-function and compiles it; each frame calls it. For chain nodes ``n0, n1, ...``
-(all chains' points, root first, in buffer order), a bone from ``ni`` to
-``nj`` reads ``*ni._p, *nj._p, radius, kind`` and a joint ``*ni._p, radius,
-*f._q``, where ``f`` is the joint's parent node (the previous point, or the
-node the chain hangs from: ``F[k]``) and ``*I`` (the identity) stands for
-none; radii and kinds are written as float literals (``repr`` reads back as
-exactly the same float), ``S[k]`` for one that is not finite. Extra bones,
-targets and the chains' results come in as two lists, ``*extras`` and
-``*tail``.
+function and compiles it; each frame calls it.
 
-The text holds only these names, literals and indices; the values are the
-nodes' current ``_p`` and ``_q`` (fresh after ``skeleton.update()``). Every
-float of the buffer, the static radii and kinds too, is written on every
-call, so a fresh buffer comes out whole from one ``write``; what the function
-fixes is the layout (the limbs, their radii, the number of extra bones and of
-tail floats), and the scene makes a new Writer when that changes.
+Chain ``k``'s records are written in its own frame (:mod:`ikcore.rigs.frames`),
+from its ``bound.local_frames()``: ``(rk, pk)``, the bones' rotations and the
+points, unpacked into locals ``rk_i`` and ``pk_i`` (or read as ``rk[i]`` and
+``pk[i]`` past :data:`MAX_LOCALS`). A bone from point ``i`` reads ``*pk_i,
+*pk_j, radius, kind`` and a joint ``*pk_i, radius, *rk_h``, ``h = i - 1`` its
+parent bone (``*I``, the identity, for the root: the chain's frame itself).
+The chain's frame record reads the world pose of the node it hangs from,
+``*F[m].world_position, *F[m].world_rotation`` (the identity for none). Radii
+and kinds are written as float literals (``repr`` reads back as exactly the
+same float), ``S[k]`` for one that is not finite. Extra bones, targets and the
+chains' results come in as two lists, ``*extras`` and ``*tail``.
+
+The text holds only these names, literals and indices. Every float of the
+buffer, the static radii and kinds too, is written on every call, so a fresh
+buffer comes out whole from one ``write``; what the function fixes is the
+layout (the limbs, their radii, the number of extra bones and of tail floats),
+and the scene makes a new Writer when that changes.
 """
 
 import math
@@ -45,10 +48,13 @@ import struct
 
 from .. import rotation as rot
 
-#: Up to this many chain nodes, write() unpacks them into locals (a name is cheaper to read than an item of a
-#: tuple). Each local is a slot of every call's frame, and a frame too big for the interpreter's current stack
-#: chunk allocates (and frees) a chunk of its own each call, so larger layouts read the nodes from their tuple.
+#: Up to this many chain points and bone rotations, write() unpacks them into locals (a name is cheaper to
+#: read than an item of a list). Each local is a slot of every call's frame, and a frame too big for the
+#: interpreter's current stack chunk allocates (and frees) a chunk of its own each call, so larger layouts
+#: read them from their lists.
 MAX_LOCALS = 256
+#: Floats of a chain's frame record: ``[x, y, z, qw, qx, qy, qz]``.
+FRAME_STRIDE = 7
 
 
 class Writer:
@@ -57,36 +63,34 @@ class Writer:
     Parameters
     ----------
     limbs : list of Limb
-        The scene's limbs, in buffer order; their ``bone_tails`` and
-        ``joint_radii`` are read here, once.
+        The scene's limbs, in buffer order; their ``bone_tails``,
+        ``joint_radii`` and parent nodes are read here, once.
     extra_count : int
         How many extra bones (:meth:`Scene.extra_bones`) follow the chains' bones.
     tail : int
         Floats after the joints (targets and chains' results).
 
-    ``write(buf, extras, tail)`` then writes the chains' bones, ``extras``
-    (``8 x extra_count`` floats), the chains' joints and ``tail`` into
-    ``buf`` from its start; ``size`` is the number of floats it writes.
+    ``write(buf, frames, extras, tail)`` then writes the chains' bones from
+    ``frames`` (each limb's ``bound.local_frames()``), ``extras`` (``8 x
+    extra_count`` floats), the chains' joints, ``tail`` and each chain's frame
+    record into ``buf`` from its start; ``size`` is the number of floats it
+    writes.
     """
 
     __slots__ = ("extra_count", "tail", "size", "write")
 
     def __init__(self, limbs, extra_count, tail):
-        nodes = [node for limb in limbs for node in limb.bound.nodes]
-        index = {node: i for i, node in enumerate(nodes)}
-        local = len(nodes) <= MAX_LOCALS
-        others = {}  # frame nodes that are no chain node (the nodes chains hang from) -> k of F[k]
+        sizes = [len(limb.bound.nodes) for limb in limbs]
+        # Points and bone rotations of every chain as locals, when they are few enough.
+        local = sum(2 * n - 1 for n in sizes) <= MAX_LOCALS
+        parents = []  # the nodes chains hang from, F[k]
         statics = []  # static floats without an exact literal (not finite): S[k]
 
-        def node(i):
-            return f"n{i}" if local else f"N[{i}]"
+        def point(k, i):
+            return f"p{k}_{i}" if local else f"p{k}[{i}]"
 
-        def frame(parent):
-            if parent is None:
-                return "I"
-            if parent in index:
-                return node(index[parent]) + "._q"
-            return f"F[{others.setdefault(parent, len(others))}]._q"
+        def rotation(k, i):
+            return f"r{k}_{i}" if local else f"r{k}[{i}]"
 
         def constant(value):
             value = float(value)
@@ -95,23 +99,31 @@ class Writer:
             statics.append(value)
             return f"S[{len(statics) - 1}]"
 
-        bones, joints = [], []
-        first = 0
-        for limb in limbs:
-            chain_nodes = limb.bound.nodes
-            for k, (radius, kind) in enumerate(limb.bone_tails):
-                bones.append(f"*{node(first + k)}._p, *{node(first + k + 1)}._p, "
-                             f"{constant(radius)}, {constant(kind)}")
-            for k, (chain_node, radius) in enumerate(zip(chain_nodes, limb.joint_radii)):
-                joints.append(f"*{node(first + k)}._p, {constant(radius)}, *{frame(chain_node.parent)}")
-            first += len(chain_nodes)
-        size = 8 * (len(bones) + extra_count + len(joints)) + tail
-        args = ", ".join(["buf, 0", *bones, "*extras", *joints, "*tail"])
-        unpack = f"    {', '.join(node(i) for i in range(len(nodes)))}, = N\n" if local and nodes else ""
-        source = (f"def write(buf, extras, tail, N=N, F=F, S=S, I=I, pack=pack):\n"
-                  f"{unpack}"
-                  f"    pack({args})\n")
-        scope = {"N": tuple(nodes), "F": tuple(others), "S": tuple(statics), "I": rot.IDENTITY,
+        bones, joints, frames, unpack = [], [], [], []
+        for k, (limb, n) in enumerate(zip(limbs, sizes)):
+            for i, (radius, kind) in enumerate(limb.bone_tails):
+                bones.append(f"*{point(k, i)}, *{point(k, i + 1)}, {constant(radius)}, {constant(kind)}")
+            for i, radius in enumerate(limb.joint_radii):
+                # A joint's limits are written in its parent bone's frame: the chain's own frame for the root.
+                frame = "I" if i == 0 else rotation(k, i - 1)
+                joints.append(f"*{point(k, i)}, {constant(radius)}, *{frame}")
+            parent = limb.bound.parent
+            if parent is None:
+                frames.append("0.0, 0.0, 0.0, *I")
+            else:
+                frames.append(f"*F[{len(parents)}].world_position, *F[{len(parents)}].world_rotation")
+                parents.append(parent)
+            if local:
+                unpack.append(f"    {', '.join(rotation(k, i) for i in range(n - 1))}, = r{k}\n"
+                              f"    {', '.join(point(k, i) for i in range(n))}, = p{k}\n")
+        size = 8 * (len(bones) + extra_count + len(joints)) + tail + FRAME_STRIDE * len(limbs)
+        args = ", ".join(["buf, 0", *bones, "*extras", *joints, "*tail", *frames])
+        heads = "".join(f"(r{k}, p{k}), " for k in range(len(limbs)))
+        source = (f"def write(buf, frames, extras, tail, F=F, S=S, I=I, pack=pack):\n"
+                  + (f"    {heads}= frames\n" if limbs else "")
+                  + "".join(unpack)
+                  + f"    pack({args})\n")
+        scope = {"F": tuple(parents), "S": tuple(statics), "I": rot.IDENTITY,
                  "pack": struct.Struct(f"{size}d").pack_into}
         exec(compile(source, "<ikcore.rigs.writer>", "exec"), scope)
         self.write = scope["write"]

@@ -43,6 +43,21 @@ def test_scene_renders_and_animates(demo, site_server, name):
     assert state["python_ms"]["median"] > 0
 
 
+@pytest.mark.parametrize("name", ["tentacles", "spider"])
+def test_the_page_draws_each_chain_where_python_has_it(demo, site_server, name):
+    # Python writes each chain in its own frame (a coxa, the crown, both moving); the page puts the
+    # records into the world. Its effectors must be Python's world points, on the scene's first
+    # frame (straight after the switch) and while it animates.
+    page = open_scene(demo, site_server, name)
+    for _ in range(2):
+        state, pose = page.evaluate("[ikDemo.state(), ikDemo.pose()]")
+        assert len(state["chains"]) == len(pose["chains"]) == CHAINS[name]
+        for chain, entry in zip(state["chains"], pose["chains"]):
+            assert math.dist(chain["effector"], entry["world_positions"][-1]) < 1e-9, (chain, entry)
+            assert math.dist(chain["effector"], entry["positions"][-1]) > 1e-3  # a frame of its own
+        demo.wait_frames(20)
+
+
 def test_switch_scene_and_method(demo, site_server):
     demo.open(site_server)
     demo.wait_ready()

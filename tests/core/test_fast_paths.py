@@ -126,8 +126,9 @@ def _skeleton(chain):
 @given(chains(min_bones=2, max_bones=8), st.integers(0, 2**32 - 1),
        st.sampled_from(["fabrik", "ccd", "dls", "fabrik_dls"]))
 def test_bound_chain_warm_start_is_the_judged_solve(chain, seed, method):
-    # Frame to frame a bound chain starts from its last verdict as it stands; the result is that
-    # of solve_from_judged exactly.
+    # Frame to frame a bound chain starts from its last verdict as it stands, its frames included;
+    # the result is that of solve_from_judged exactly. (Without the frames, forward kinematics
+    # gives the start's points again to rounding only, which a restarting solve may amplify.)
     rng = random.Random(seed)
     bound = _skeleton(chain)
     solve_judged = _solve.solve_from_judged
@@ -138,7 +139,7 @@ def test_bound_chain_warm_start_is_the_judged_solve(chain, seed, method):
         sol = bound.solve(target, method, local=True, max_iterations=15)
         if prev is None:
             continue
-        exact = solve_judged(bound.chain, target, method, prev.rotations, max_iterations=15)
+        exact = solve_judged(bound.chain, target, method, prev.rotations, frames=prev.frames, max_iterations=15)
         assert (sol.rotations, sol.status, sol.iterations, sol.errors) == (
             exact.rotations, exact.status, exact.iterations, exact.errors)
         # The public solve checks and clamps the start again, which moves it by rounding only (see
@@ -162,6 +163,24 @@ def test_bound_chain_checks_a_start_it_did_not_judge():
     assert (sol.rotations, sol.errors) == (expect.rotations, expect.errors)
     assert sol.errors[0] > 0.5  # the clamped start (90 degrees), not the last verdict
     assert max(chain.violations(sol.rotations)) <= 1e-12
+
+
+@pytest.mark.parametrize("method", ["fabrik", "two_bone"])
+def test_warm_solves_check_their_targets_and_poles_as_cold_ones(method):
+    # A warm solve takes a plain target and pole (three floats near the root) as they are; anything
+    # else goes through the full checks: refused with the name of what was wrong, or made floats.
+    chain = ikcore.Chain([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (2.0, 0.0, 0.0)])
+    bound = _skeleton(chain)
+    bound.solve((1.0, 1.0, 0.0), method, local=True, pole=(1.0, 2.0, 0.0))
+    nan, inf = float("nan"), float("inf")
+    for bad, name in (((nan, 1.0, 0.0), "target"), ((1.0, inf, 0.0), "target"), ((1e200, 0.0, 0.0), "target"),
+                      ((True, 1.0, 0.0), "target"), ([1.0, 1.0], "target"), ("abc", "target")):
+        with pytest.raises(ikcore.IKError, match=name):
+            bound.solve(bad, method, local=True, pole=(1.0, 2.0, 0.0))
+        with pytest.raises(ikcore.IKError, match="pole"):
+            bound.solve((1.0, 1.0, 0.0), method, local=True, pole=bad)
+    assert bound.solve([1, 1, 0], method, local=True, pole=(1, 2, 0)).error == pytest.approx(0.0, abs=1e-9)
+    assert bound.solution.status == "converged"
 
 
 # -- FABRIK hands the verdict its own points ------------------------------------------------------

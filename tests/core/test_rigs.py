@@ -12,7 +12,7 @@ import pytest
 
 import ikcore
 from ikcore import rotation as rot
-from ikcore.rigs import SCENES, STATUS_CODES, make_scene
+from ikcore.rigs import SCENES, STATUS_CODES, make_scene, to_world
 from ikcore.rigs.arm import natural_hand
 
 FRAMES = 2000
@@ -210,13 +210,21 @@ def test_buffer_follows_the_layout(name):
     assert scene.write(buf) == layout["size"]
     sec = layout["sections"]
     offset = 0
-    for key in ("bones", "joints", "targets", "chains"):
+    for key in ("bones", "joints", "targets", "chains", "frames"):
         assert sec[key]["offset"] == offset
         offset += sec[key]["count"] * sec[key]["stride"]
     assert offset == layout["size"]
-    b, j, t, c = (sec[k]["offset"] for k in ("bones", "joints", "targets", "chains"))
+    b, j, t, c, f = (sec[k]["offset"] for k in ("bones", "joints", "targets", "chains", "frames"))
+    # The chains' records are in their own frames: each chain's frame record is its parent's world pose.
+    for k, limb in enumerate(scene.limbs):
+        position, rotation = limb.bound.parent_transform()
+        assert buf[f + 7 * k: f + 7 * k + 7].tolist() == [*position, *rotation]
+    local = array("d", buf)
+    to_world(buf, layout)
     for k, (info, limb) in enumerate(zip(layout["chains"], scene.limbs)):
         first, count = info["bones"]
+        # As written, before to_world: the chain's root in its own frame.
+        assert local[b + 8 * first: b + 8 * first + 3].tolist() == list(limb.bound.chain.points[0])
         pts = limb.bound.world_points()
         assert count == len(pts) - 1
         for i in range(count):

@@ -23,27 +23,32 @@ DT = 1.0 / 60.0
 
 
 def expected(scene):
-    """The buffer's floats, record by record, straight from the contract."""
-    scene.skeleton.update()
+    """The buffer's floats, record by record, straight from the contract: each chain's bones and
+    joints in its own frame (its pose's ``local_frames``), whose world pose ends the buffer."""
     out = []
     for limb in scene.limbs:
-        nodes = limb.bound.nodes
-        last = len(nodes) - 2
-        for i, (a, b) in enumerate(zip(nodes, nodes[1:])):
+        points = limb.bound.local_frames()[1]
+        last = len(points) - 2
+        for i, (a, b) in enumerate(zip(points, points[1:])):
             kind = KINDS["tip"] if i == last else KINDS["bone"]
-            out += [*a.world_position, *b.world_position, limb.radii[i], kind]
+            out += [*a, *b, limb.radii[i], kind]
     for p, q, radius, kind in scene.extra_bones():
         out += [*p, *q, radius, kind]
     for limb in scene.limbs:
-        for node, radius in zip(limb.bound.nodes, limb.joint_radii):
-            frame = rot.IDENTITY if node.parent is None else node.parent.world_rotation
-            out += [*node.world_position, radius, *frame]
+        worlds, points = limb.bound.local_frames()
+        for i, (point, radius) in enumerate(zip(points, limb.joint_radii)):
+            # The root's limits are written in the chain's own frame, the others' in their parent bone's.
+            frame = rot.IDENTITY if i == 0 else worlds[i - 1]
+            out += [*point, radius, *frame]
     for target in scene.targets.values():
         out += [*target.position, *(target.orientation or rot.IDENTITY), target.radius]
     for limb in scene.limbs:
         status, error, iterations = scene.report(limb)
         code = STATUS_CODES.index(status) if status in STATUS_CODES else -1
         out += [code, error or 0.0, iterations, limb.ms]
+    for limb in scene.limbs:
+        position, rotation = limb.bound.parent_transform()
+        out += [*position, *rotation]
     return array("d", out).tobytes()
 
 

@@ -160,8 +160,10 @@ def test_solved_rotations_are_written_back_into_the_nodes():
 @given(axis=unit, angle=angles, method=st.sampled_from(["fabrik", "ccd", "dls", "two_bone"]),
        moves=st.lists(st.tuples(*[st.floats(-0.3, 0.3)] * 3), min_size=2, max_size=4), tip=angles)
 def test_warm_solves_place_every_node_as_forward_kinematics_would(axis, angle, method, moves, tip):
-    # A warm solve places the nodes from the verdict's own frames instead of forward kinematics:
-    # every world transform must still be the skeleton's own, and hanging nodes must follow.
+    # A warm solve writes the rotations and leaves the world transforms to be recomputed when read;
+    # its Solution's world positions come from the verdict's own points and the parent's pose, and
+    # local_frames() hands out the verdict's frames. All must be the skeleton's own forward
+    # kinematics, and hanging nodes must follow.
     sk = Skeleton()
     sk.add_node("body", translation=(0.2, 1.0, -0.3), rotation=rot.from_axis_angle(axis, angle))
     points = LEG if method == "two_bone" else ARM
@@ -172,16 +174,50 @@ def test_warm_solves_place_every_node_as_forward_kinematics_would(axis, angle, m
     target = list(arm.world_points()[-1])
     for move in moves:
         target = [t + m for t, m in zip(target, move)]
-        arm.solve(target, method=method)
-        placed = [(n._p, n._q) for n in arm.nodes]
+        sol = arm.solve(target, method=method)
+        placed = [(n.world_position, n.world_rotation) for n in arm.nodes]
         sensor = sk.world_position("sensor")
+        worlds, local = arm.local_frames()
         for node in sk._nodes:
             node._dirty = True
         sk.update()
-        for node, (p, q) in zip(arm.nodes, placed):
+        for node, (p, q), s in zip(arm.nodes, placed, sol.positions):
             assert close(p, node._p, 1e-12) and same_rotation(q, node._q, 1e-12)
             assert abs(math.fsum(c * c for c in q) - 1.0) <= 1e-12
+            assert close(s, node._p, 1e-12)
         assert close(sensor, sk.world_position("sensor"), 1e-12)
+        assert close_points(local, arm.chain.forward(arm.rotations), 1e-12)
+        body = sk.world_rotation("body")
+        for w, node in zip(worlds, arm.nodes):
+            assert same_rotation(rot.multiply(body, w), node._q, 1e-12)
+
+
+def test_local_frames_follow_every_way_of_setting_a_pose():
+    # From a warm verdict, after set_rotations, after reset, after a cold solve (start=) and after
+    # a node's rotation is set directly: always the forward kinematics of the nodes' rotations.
+    sk = Skeleton()
+    sk.add_node("body", translation=(0.2, 1.0, -0.3), rotation=rot.from_axis_angle((1, 0, 0), 0.4))
+    arm = sk.add_chain("arm", "body", ARM)
+
+    def check():
+        worlds, points = arm.local_frames()
+        assert close_points(points, arm.chain.forward(arm.rotations), 1e-12)
+        for w, r in zip(worlds, arm.chain.world_rotations(arm.rotations)):
+            assert same_rotation(w, r, 1e-12)
+
+    target = (0.5, 1.6, 0.2)
+    arm.solve(target)
+    arm.solve(target)  # warm
+    check()
+    arm.set_rotations([rot.from_axis_angle((0, 0, 1), 0.3)] * arm.chain.size)
+    check()
+    arm.reset()
+    check()
+    arm.solve(target, start=[rot.from_axis_angle((1, 0, 0), 0.2)] * arm.chain.size)
+    check()
+    arm.solve(target)
+    arm.nodes[1].set_local(rotation=rot.from_axis_angle((0, 1, 0), 0.5))
+    check()
 
 
 def test_several_chains_share_a_moving_parent():

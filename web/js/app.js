@@ -1,7 +1,8 @@
 // The demo: waits for Python's bridge, runs the frame loop, draws, and exposes window.ikDemo.
 //
 // Per animation frame: one call into Python, step(dt), which solves the whole scene and fills the shared
-// Float64Array; then the skeleton view reads that array and three.js renders. Everything else (scene,
+// Float64Array; toWorld (frames.js) puts each chain's records into the world; then the skeleton view reads
+// that array and three.js renders. Everything else (scene,
 // method, parameters, targets) goes through command(name, json) when it changes. Python errors stop the
 // loop with the failure panel showing the traceback.
 //
@@ -11,6 +12,7 @@
 
 import { createApi } from "./api.js";
 import { connectParent, wheelAfterClick } from "./embed.js";
+import { toWorld } from "./frames.js";
 import { ControlPanel } from "./gui.js";
 import { Handles } from "./handles.js";
 import { chainStates, Hud, targetPositions, Timing } from "./hud.js";
@@ -193,6 +195,7 @@ function tick(dt, now, render) {
   const t0 = performance.now();
   demo.frame = demo.py.step(dt);
   timing.addPython(performance.now() - t0);
+  toWorld(buf, demo.layout);
   timing.addFrame(now);
   demo.view.update(buf);
   demo.overlay.update(buf);
@@ -245,6 +248,7 @@ function showScene(info) {
   const { py, stage } = demo;
   const layout = demo.layout = info.layout;
   const buf = demo.buf = py.buffer();
+  toWorld(buf, layout);
   if (demo.view) demo.view.dispose();
   if (demo.overlay) demo.overlay.dispose();
   if (race) race.dispose();
