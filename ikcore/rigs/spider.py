@@ -377,8 +377,8 @@ class SpiderScene(Scene):
             bx, by, bz = rot.rotate(q, b)
             out.append(((px + ax, py + ay, pz + az), (px + bx, py + by, pz + bz), radius, BODY))
         for coxa, femur in self._links:
-            # A node's cached world position (_p) while it is current, as the writer reads it: within
-            # write() every node is, and a property call costs more than the whole record.
+            # A node's cached world position (_p) while it is current (the coxae are, once their legs
+            # are solved): a property call costs more than the whole record.
             out.append((coxa.world_position if coxa._dirty else coxa._p,
                         femur.world_position if femur._dirty else femur._p, 0.055, LINK))
         return out
