@@ -80,11 +80,13 @@ class Gait:
             The body's horizontal velocity (for landing ahead).
         """
         height = self.terrain.height
+        rate = dt / self.duration
+        lift = self.lift
         airborne = False
         for foot in self.feet:
             if not foot.stepping:
                 continue
-            foot.phase += dt / self.duration
+            foot.phase += rate
             if foot.phase >= 1.0:
                 foot.stepping = False
                 foot.position = foot.land
@@ -95,25 +97,29 @@ class Gait:
             (x0, y0, z0), (x1, y1, z1) = foot.start, foot.land
             x = x0 + (x1 - x0) * e
             z = z0 + (z1 - z0) * e
-            y = max(y0 + (y1 - y0) * e, height(x, z)) + self.lift * math.sin(math.pi * s)
+            y = max(y0 + (y1 - y0) * e, height(x, z)) + lift * math.sin(math.pi * s)
             foot.position = (x, y, z)
         if airborne:
             self.idle = 0.0
             return
-        strays = [math.hypot(f.position[0] - r[0], f.position[2] - r[1]) for f, r in zip(self.feet, rest_spots)]
+        # How far each foot strays, and the most any foot of a group does (one pass, no comprehensions:
+        # this runs on every frame with all feet down).
+        strays = []
         worst = {}
-        for foot, stray in zip(self.feet, strays):
-            worst[foot.group] = max(worst.get(foot.group, 0.0), stray)
-        due = [g for g in self.groups if worst.get(g, 0.0) > self.stride]
-        if not due:
+        for foot, (rx, rz) in zip(self.feet, rest_spots):
+            p = foot.position
+            stray = math.hypot(p[0] - rx, p[2] - rz)
+            strays.append(stray)
+            if stray > worst.get(foot.group, 0.0):
+                worst[foot.group] = stray
+        group = self._due(worst, self.stride)
+        if group is None:
             # Standing still: after a moment, tidy up feet left off their rest spots.
             self.idle += dt
             if self.idle > 0.4:
-                due = [g for g in self.groups if worst.get(g, 0.0) > 0.25 * self.stride]
-            if not due:
+                group = self._due(worst, 0.25 * self.stride)
+            if group is None:
                 return
-        # Alternate: prefer a due group other than the one that stepped last.
-        group = next((g for g in due if g != self.last_group), due[0])
         self.last_group = group
         self.idle = 0.0
         vx, vz = velocity
@@ -130,3 +136,17 @@ class Gait:
             foot.phase = 0.0
             foot.stepping = True
             self.steps += 1
+
+    def _due(self, worst, limit):
+        """The group to step among those whose worst stray exceeds ``limit``, or ``None``.
+
+        Groups take turns: one other than the group that stepped last comes first.
+        """
+        first = None
+        for g in self.groups:
+            if worst.get(g, 0.0) > limit:
+                if g != self.last_group:
+                    return g
+                if first is None:
+                    first = g
+        return first

@@ -49,6 +49,44 @@ HIPS = [40.0, 78.0, 108.0, 145.0]  # degrees from forward, per side
 #: Tetrapod groups: left 1, 3 with right 2, 4 step together.
 GROUPS = [0, 1, 0, 1, 1, 0, 1, 0]
 POLE = (COXA + 0.5 * FEMUR, 1.5, 0.0)  # in the coxa's frame: knees up
+#: The body's two drawn bones, in its frame: (from, to, radius).
+BODY_BONES = (((0.28, 0.02, 0.0), (-0.12, 0.0, 0.0), 0.24), ((-0.38, 0.06, 0.0), (-0.85, 0.16, 0.0), 0.33))
+
+
+def _ground_plane(feet):
+    """The body's aim over the feet: the least-squares plane's unit normal (tilted ``MAX_TILT`` at
+    most) and the feet's mean height, as ``((nx, ny, nz), mean y)``."""
+    # The mean, then the plane y = a + b x + c z through the points centred on it (a 2 x 2 system).
+    sx = sy = sz = 0.0
+    for x, y, z in feet:
+        sx += x
+        sy += y
+        sz += z
+    n = len(feet)
+    mx = sx / n
+    my = sy / n
+    mz = sz / n
+    sxx = sxz = szz = sxy = szy = 0.0
+    for x, y, z in feet:
+        x -= mx
+        y -= my
+        z -= mz
+        sxx += x * x
+        sxz += x * z
+        szz += z * z
+        sxy += x * y
+        szy += z * y
+    det = sxx * szz - sxz * sxz
+    b = (sxy * szz - szy * sxz) / det
+    c = (szy * sxx - sxy * sxz) / det
+    nx, ny, nz = -b, 1.0, -c
+    k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+    nx, ny, nz = nx * k, ny * k, nz * k
+    if ny < math.cos(MAX_TILT):
+        h = math.hypot(nx, nz)
+        s = math.sin(MAX_TILT) / h
+        nx, ny, nz = nx * s, math.cos(MAX_TILT), nz * s
+    return (nx, ny, nz), my
 
 
 def _yaw(a):
@@ -103,6 +141,8 @@ class SpiderScene(Scene):
         self.yaws = [0.0] * 8
         self.heading = 0.0
         self.position = [0.0, 0.0]
+        self._rest_key = self._rest_spots = None  # see rest_spots
+        self._footing = self._plane = None  # see _pose_body
         self.velocity = (0.0, 0.0)
         self.normal = (0.0, 1.0, 0.0)
         self.gait = Gait(self.terrain, GROUPS, self.rest_spots())
@@ -111,6 +151,11 @@ class SpiderScene(Scene):
         self.add_target(Target("destination", self._ground(self.destination), radius=0.08))
         for i, foot_ in enumerate(self.gait.feet):
             self.add_target(Target(f"foot{i}", foot_.position, draggable=False, radius=0.035))
+        # Per leg, what every frame reads (looked up once here, not by name or index each frame):
+        # (index, hip, rest heading, coxa, foot target), and the nodes of the coxa's drawn bone.
+        self._feet = [self.targets[f"foot{i}"] for i in range(8)]
+        self._legs = [(i, self.hips[i], self.bases[i], self.coxae[i], self._feet[i]) for i in range(8)]
+        self._links = [(coxa, limb.bound.nodes[0]) for coxa, limb in zip(self.coxae, self.limbs)]
         self._pose_body(0.0)
         for i in range(8):
             self._aim(i)
@@ -158,21 +203,31 @@ class SpiderScene(Scene):
     # -- the frame -----------------------------------------------------------------------------
 
     def rest_spots(self):
-        """Each foot's rest spot now, horizontal world ``(x, z)``."""
-        c, s = math.cos(self.heading), math.sin(self.heading)
+        """Each foot's rest spot now, horizontal world ``(x, z)``.
+
+        The list is kept while the body stays where it is (the gait's spots
+        after one frame's walk are the walk's before the next): callers must
+        not change it.
+        """
         x0, z0 = self.position
-        return [(x0 + c * x + s * z, z0 - s * x + c * z) for x, z in self.rest_local]
+        key = (self.heading, x0, z0)
+        if key != self._rest_key:
+            c, s = math.cos(self.heading), math.sin(self.heading)
+            self._rest_spots = [(x0 + c * x + s * z, z0 - s * x + c * z) for x, z in self.rest_local]
+            self._rest_key = key
+        return self._rest_spots
 
     def advance(self, dt):
         self._walk(dt)
         self.gait.update(dt, self.rest_spots(), self.velocity)
         self._pose_body(dt)
-        for i, foot in enumerate(self.gait.feet):
-            self.targets[f"foot{i}"].position = foot.position
+        for target, foot in zip(self._feet, self.gait.feet):
+            target.position = foot.position
 
     def _walk(self, dt):
-        dx = self.destination[0] - self.position[0]
-        dz = self.destination[1] - self.position[1]
+        x0, z0 = self.position
+        dx = self.destination[0] - x0
+        dz = self.destination[1] - z0
         dist = math.hypot(dx, dz)
         if dist < 0.3:
             if self.params["wander"] and not self.targets["destination"].pinned:
@@ -182,47 +237,32 @@ class SpiderScene(Scene):
             return
         # Hold back while planted feet lag far behind their rest spots (waiting for the others to land).
         stride = self.gait.stride
-        rests = self.rest_spots()
-        strain = max(math.hypot(f.position[0] - r[0], f.position[2] - r[1])
-                     for f, r in zip(self.gait.feet, rests) if f.planted)
+        strain = 0.0  # the farthest planted foot (distances are >= 0; four feet are always down)
+        for foot, (rx, rz) in zip(self.gait.feet, self.rest_spots()):
+            if not foot.stepping:
+                p = foot.position
+                d = math.hypot(p[0] - rx, p[2] - rz)
+                if d > strain:
+                    strain = d
         leash = min(1.0, max(0.0, (1.6 * stride - strain) / (0.4 * stride)))
         want = math.atan2(-dz, dx)
         err = rot.wrap_angle(want - self.heading)
         turn = TURN_RATE * leash * dt
-        self.heading = rot.wrap_angle(self.heading + max(-turn, min(turn, err)))
+        self.heading = heading = rot.wrap_angle(self.heading + max(-turn, min(turn, err)))
         speed = self.params["speed"] * leash * max(0.0, math.cos(err)) * min(1.0, dist)
-        vx, vz = speed * math.cos(self.heading), -speed * math.sin(self.heading)
-        self.position[0] += vx * dt
-        self.position[1] += vz * dt
+        vx, vz = speed * math.cos(heading), -speed * math.sin(heading)
+        self.position[0] = x0 + vx * dt
+        self.position[1] = z0 + vz * dt
         self.velocity = (vx, vz)
 
     def _pose_body(self, dt):
-        feet = [f.ground for f in self.gait.feet]
-        # Least-squares plane y = a + b x + c z through the feet (centred, so a 2 x 2 system).
-        n = len(feet)
-        mx = sum(p[0] for p in feet) / n
-        my = sum(p[1] for p in feet) / n
-        mz = sum(p[2] for p in feet) / n
-        sxx = sxz = szz = sxy = szy = 0.0
-        for x, y, z in feet:
-            x -= mx
-            y -= my
-            z -= mz
-            sxx += x * x
-            sxz += x * z
-            szz += z * z
-            sxy += x * y
-            szy += z * y
-        det = sxx * szz - sxz * sxz
-        b = (sxy * szz - szy * sxz) / det
-        c = (szy * sxx - sxy * sxz) / det
-        nx, ny, nz = -b, 1.0, -c
-        k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
-        nx, ny, nz = nx * k, ny * k, nz * k
-        if ny < math.cos(MAX_TILT):
-            h = math.hypot(nx, nz)
-            s = math.sin(MAX_TILT) / h
-            nx, ny, nz = nx * s, math.cos(MAX_TILT), nz * s
+        # Where each foot stands, or will once it lands: these points change only when a step starts
+        # (a landing foot's position becomes its land), so the plane is fitted again only then.
+        feet = [f.land if f.stepping else f.position for f in self.gait.feet]
+        if feet != self._footing:
+            self._footing = feet
+            self._plane = _ground_plane(feet)
+        (nx, ny, nz), my = self._plane
         # Ease the tilt and height (a step landing does not jolt the body).
         w = 1.0 if dt == 0.0 else min(1.0, 6.0 * dt)
         ox, oy, oz = self.normal
@@ -235,62 +275,92 @@ class SpiderScene(Scene):
         x0, z0 = self.position
         self.body._set((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
+        # The matrix is kept for the legs' aim in solve().
+        m = rot.to_matrix(q)
+        self._frame = (q, m)
         for _ in range(2):
-            drop = self._needed_drop(q)
+            drop = self._needed_drop(m)
             if drop <= 1e-12:
                 break
             self.body_y -= drop
             self.body._set((x0, self.body_y, z0), None)
 
-    def _needed_drop(self, q):
-        """How far the body must come down for every planted foot to be within reach."""
+    def _needed_drop(self, m):
+        """How far the body must come down for every planted foot to be within reach.
+
+        ``m`` is the body's rotation matrix (:func:`ikcore.rotation.to_matrix`).
+        """
         bx, by, bz = self.body.world_position
         # Rows of R^T are R's columns: the body frame's axes in world coordinates.
-        m = rot.to_matrix(q)
+        m0, m1, m2, m3, m4, m5, m6, m7, m8 = m
         drop = 0.0
         for (hx, hy, hz), foot in zip(self.hips, self.gait.feet):
             if foot.stepping:
                 continue
-            x, y, z = foot.position[0] - bx, foot.position[1] - by, foot.position[2] - bz
-            fx = m[0] * x + m[3] * y + m[6] * z
-            fy = m[1] * x + m[4] * y + m[7] * z
-            fz = m[2] * x + m[5] * y + m[8] * z
-            dh = max(0.0, math.hypot(fx - hx, fz - hz) - COXA)
+            px, py, pz = foot.position
+            x, y, z = px - bx, py - by, pz - bz
+            fx = m0 * x + m3 * y + m6 * z
+            fz = m2 * x + m5 * y + m8 * z
+            dh = math.hypot(fx - hx, fz - hz) - COXA
+            if dh < 0.0:
+                dh = 0.0
             if dh < FAR:
-                drop = max(drop, hy - fy - math.sqrt(FAR * FAR - dh * dh))
+                fy = m1 * x + m4 * y + m7 * z
+                need = hy - fy - math.sqrt(FAR * FAR - dh * dh)
+                if need > drop:
+                    drop = need
         return drop
 
-    def _aim(self, i, m=None):
-        """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame.
+    def _aim(self, i):
+        """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame."""
+        body = self.body
+        return self._aim_leg(self._legs[i], body.world_position, rot.to_matrix(body.world_rotation),
+                             self.params["constraints"])
 
-        ``m`` is the body's rotation matrix (:func:`ikcore.rotation.to_matrix`),
-        passed in when aiming every leg of one frame.
-        """
-        bx, by, bz = self.body.world_position
-        if m is None:
-            m = rot.to_matrix(self.body.world_rotation)
-        fx, fy, fz = self.targets[f"foot{i}"].position
+    def _aim_leg(self, leg, origin, m, clamp):
+        """:meth:`_aim` for one record of ``self._legs``, given the body's world position, its rotation
+        matrix (:func:`ikcore.rotation.to_matrix`) and whether the yaw is limited (one frame's legs share
+        them)."""
+        i, (hx, hy, hz), base, coxa, target = leg
+        bx, by, bz = origin
+        fx, fy, fz = target.position
         x, y, z = fx - bx, fy - by, fz - bz
-        hx, hy, hz = self.hips[i]
         # The foot in the body frame (R^T times the offset), then from the hip.
         lx = m[0] * x + m[3] * y + m[6] * z - hx
         ly = m[1] * x + m[4] * y + m[7] * z - hy
         lz = m[2] * x + m[5] * y + m[8] * z - hz
-        base = self.bases[i]
-        yaw = rot.wrap_angle(math.atan2(-lz, lx) - base) if abs(lx) + abs(lz) > 1e-9 else self.yaws[i]
-        if self.params["constraints"]:
-            yaw = max(-YAW_RANGE, min(YAW_RANGE, yaw))
+        if abs(lx) + abs(lz) > 1e-9:
+            # Into (-pi, pi] as rot.wrap_angle does, without its call: atan2 is in (-pi, pi] and so is
+            # the rest heading, so |yaw| < 2 pi, which its fmod leaves as it is (the same float).
+            yaw = math.atan2(-lz, lx) - base
+            if yaw > math.pi:
+                yaw -= math.tau
+            elif yaw <= -math.pi:
+                yaw += math.tau
+        else:
+            yaw = self.yaws[i]
+        if clamp:
+            if yaw > YAW_RANGE:
+                yaw = YAW_RANGE
+            elif yaw < -YAW_RANGE:
+                yaw = -YAW_RANGE
         self.yaws[i] = yaw
         a = base + yaw
-        self.coxae[i]._set(None, _yaw(a))
+        half = 0.5 * a
+        coxa._set(None, (math.cos(half), 0.0, math.sin(half), 0.0))  # _yaw(a), without the call
         # Into the coxa's frame: turn by -a about y.
         c, s = math.cos(a), math.sin(a)
         return (c * lx - s * lz, ly, s * lx + c * lz)
 
     def solve(self):
-        m = rot.to_matrix(self.body.world_rotation)
-        for i, limb in enumerate(self.limbs):
-            self.solve_limb(limb, self._aim(i, m), pole=POLE, local=True)
+        body = self.body
+        origin = body.world_position
+        q, m = self._frame
+        if body.world_rotation != q:  # turned since _pose_body (by a caller)
+            m = rot.to_matrix(body.world_rotation)
+        clamp = self.params["constraints"]
+        for leg, limb in zip(self._legs, self.limbs):
+            self.solve_limb(limb, self._aim_leg(leg, origin, m, clamp), pole=POLE, local=True)
 
     def limb_target(self, limb):
         return self.targets[limb.target].position
@@ -299,10 +369,18 @@ class SpiderScene(Scene):
 
     def extra_bones(self):
         body = self.body
-        out = [(body_point(body, (0.28, 0.02, 0.0)), body_point(body, (-0.12, 0.0, 0.0)), 0.24, BODY),
-               (body_point(body, (-0.38, 0.06, 0.0)), body_point(body, (-0.85, 0.16, 0.0)), 0.33, BODY)]
-        for coxa, limb in zip(self.coxae, self.limbs):
-            out.append((coxa.world_position, limb.bound.nodes[0].world_position, 0.055, LINK))
+        px, py, pz = body.world_position
+        q = body.world_rotation
+        out = []
+        for a, b, radius in BODY_BONES:
+            ax, ay, az = rot.rotate(q, a)
+            bx, by, bz = rot.rotate(q, b)
+            out.append(((px + ax, py + ay, pz + az), (px + bx, py + by, pz + bz), radius, BODY))
+        for coxa, femur in self._links:
+            # A node's cached world position (_p) while it is current (the coxae are, once their legs
+            # are solved): a property call costs more than the whole record.
+            out.append((coxa.world_position if coxa._dirty else coxa._p,
+                        femur.world_position if femur._dirty else femur._p, 0.055, LINK))
         return out
 
     def terrain_info(self):
@@ -322,10 +400,3 @@ class SpiderScene(Scene):
                 "feet": [{"planted": f.planted, "group": f.group, "position": list(f.position)}
                          for f in self.gait.feet],
                 "yaws_deg": [math.degrees(y) for y in self.yaws], "steps": self.gait.steps}
-
-
-def body_point(node, p):
-    """A point given in ``node``'s frame, in world coordinates (unchecked)."""
-    px, py, pz = node.world_position
-    x, y, z = rot.rotate(node.world_rotation, p)
-    return (px + x, py + y, pz + z)

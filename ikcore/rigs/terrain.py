@@ -62,10 +62,16 @@ class Terrain:
         rng.shuffle(perm)
         self._perm = perm + perm
         self._values = [rng.uniform(-1.0, 1.0) for _ in range(_SIZE)]
+        # The value at lattice hash p + j, looked up once here rather than twice per corner per query.
+        self._corners = [self._values[p] for p in self._perm]
         total = sum(self.gain ** k for k in range(self.octaves))
-        # Per octave: (frequency, amplitude, lattice offset so octaves do not line up).
-        self._layers = [((2.0 ** k) / self.scale, self.amplitude * self.gain ** k / total, 37 * k)
-                        for k in range(self.octaves)]
+        # Per octave: (frequency, amplitude, lattice offset so octaves do not line up, amplitude x
+        # frequency for the gradient; the offset is a float so that adding it converts nothing).
+        self._layers = []
+        for k in range(self.octaves):
+            freq = (2.0 ** k) / self.scale
+            amp = self.amplitude * self.gain ** k / total
+            self._layers.append((freq, amp, float(37 * k), amp * freq))
 
     def __repr__(self):
         return (f"Terrain(seed={self.seed}, amplitude={self.amplitude!r}, scale={self.scale!r}, "
@@ -76,8 +82,36 @@ class Terrain:
         return -self.half <= x <= self.half and -self.half <= z <= self.half
 
     def height(self, x, z):
-        """Height at ``(x, z)`` (any finite point; the noise extends past the square)."""
-        return self.sample(x, z)[0]
+        """Height at ``(x, z)`` (any finite point; the noise extends past the square).
+
+        The height terms of :meth:`sample`, in the same order (so the same
+        float), without the gradient: the walkers ask for heights every frame.
+        """
+        perm = self._perm
+        corners = self._corners
+        h = 0.0
+        for freq, amp, shift, _ in self._layers:
+            u = x * freq + shift
+            w = z * freq - shift
+            iu = math.floor(u)  # an int already
+            iw = math.floor(w)
+            fu = u - iu
+            fw = w - iw
+            i0 = iu & _MASK
+            j0 = iw & _MASK
+            a = perm[i0] + j0
+            b = perm[i0 + 1] + j0
+            v00 = corners[a]
+            v01 = corners[a + 1]
+            v10 = corners[b]
+            v11 = corners[b + 1]
+            su = fu * fu * fu * (fu * (fu * 6.0 - 15.0) + 10.0)
+            sw = fw * fw * fw * (fw * (fw * 6.0 - 15.0) + 10.0)
+            k1 = v10 - v00
+            k2 = v01 - v00
+            k3 = v00 - v10 - v01 + v11
+            h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
+        return h
 
     def normal(self, x, z):
         """Unit surface normal at ``(x, z)``, pointing up."""
@@ -88,23 +122,23 @@ class Terrain:
     def sample(self, x, z):
         """``(height, dh/dx, dh/dz)`` at ``(x, z)``."""
         perm = self._perm
-        values = self._values
+        corners = self._corners
         h = gx = gz = 0.0
-        for freq, amp, shift in self._layers:
+        for freq, amp, shift, slope in self._layers:
             u = x * freq + shift
             w = z * freq - shift
-            iu = math.floor(u)
+            iu = math.floor(u)  # an int already
             iw = math.floor(w)
             fu = u - iu
             fw = w - iw
-            i0 = int(iu) & _MASK
-            j0 = int(iw) & _MASK
-            a = perm[i0]
-            b = perm[i0 + 1]
-            v00 = values[perm[a + j0]]
-            v01 = values[perm[a + j0 + 1]]
-            v10 = values[perm[b + j0]]
-            v11 = values[perm[b + j0 + 1]]
+            i0 = iu & _MASK
+            j0 = iw & _MASK
+            a = perm[i0] + j0
+            b = perm[i0 + 1] + j0
+            v00 = corners[a]
+            v01 = corners[a + 1]
+            v10 = corners[b]
+            v11 = corners[b + 1]
             su = fu * fu * fu * (fu * (fu * 6.0 - 15.0) + 10.0)
             sw = fw * fw * fw * (fw * (fw * 6.0 - 15.0) + 10.0)
             du = 30.0 * fu * fu * (fu - 1.0) * (fu - 1.0)
@@ -114,8 +148,8 @@ class Terrain:
             k2 = v01 - v00
             k3 = v00 - v10 - v01 + v11
             h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
-            gx += amp * freq * du * (k1 + k3 * sw)
-            gz += amp * freq * dw * (k2 + k3 * su)
+            gx += slope * du * (k1 + k3 * sw)
+            gz += slope * dw * (k2 + k3 * su)
         return h, gx, gz
 
     def grid(self, resolution=97):
@@ -141,5 +175,5 @@ class Terrain:
         for r in range(n):
             z = -self.half + r * step
             for c in range(n):
-                heights[r * n + c] = self.sample(-self.half + c * step, z)[0]
+                heights[r * n + c] = self.height(-self.half + c * step, z)
         return {"half": self.half, "resolution": n, "step": step, "heights": heights}

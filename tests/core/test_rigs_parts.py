@@ -39,6 +39,13 @@ def test_heights_are_bounded_and_normals_match_the_slope(x, z):
     assert -n[2] / n[1] == pytest.approx(gz, abs=1e-6)
 
 
+@given(x=coords, z=coords)
+def test_the_height_is_the_samples_to_the_last_bit(x, z):
+    # height() repeats sample()'s height terms without the gradient; the walkers use one, the page the other.
+    t = Terrain(seed=11)
+    assert t.height(x, z) == t.sample(x, z)[0]
+
+
 def test_the_terrain_is_smooth_across_lattice_lines():
     # Slope continuous: no crease where the lattice cells meet (x = k * scale).
     t = Terrain(seed=7, octaves=1)

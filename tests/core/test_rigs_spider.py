@@ -139,3 +139,19 @@ def test_the_coxa_turns_the_foot_into_the_legs_plane():
         assert math.dist(local, s.skeleton.to_local(f"coxa{i}", s.targets[f"foot{i}"].position)) <= 1e-12
         if abs(s.yaws[i]) < YAW_RANGE:
             assert abs(local[2]) <= 1e-12  # in the plane of femur and tibia (the hinges' axis is z)
+
+
+def test_rest_spots_follow_the_body_when_moved_from_outside():
+    # rest_spots() keeps its list while the body stays put; moving or turning it must give new spots.
+    s = make_scene("spider")
+    for _ in range(30):
+        s.step(DT)
+    before = list(s.rest_spots())
+    s.position[0] += 1.0
+    moved = s.rest_spots()
+    assert all(b[0] == pytest.approx(a[0] + 1.0) and b[1] == pytest.approx(a[1]) for a, b in zip(before, moved))
+    s.heading += math.pi
+    turned = s.rest_spots()
+    x0, z0 = s.position
+    assert all(math.dist((x0, z0), b) == pytest.approx(math.dist((x0, z0), a)) and a != pytest.approx(b)
+               for a, b in zip(moved, turned))
