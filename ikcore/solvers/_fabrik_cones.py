@@ -53,6 +53,10 @@ _PARALLEL = 1e-12
 # A bend's cosine this far inside its cone's rim passes the verdict's cone test whatever the
 # rounding of the rotations (see settle()).
 _RIM = 1e-9
+# The relative rounding of a float (2^-52), and the share of _RIM the points' rounding may take
+# before the rim test stops vouching for the limits (see _rims()).
+_GRAIN = 2.0 ** -52
+_COARSE = 1.0 / 16.0
 
 
 class Passes:
@@ -388,7 +392,19 @@ def settle(passes, rotations, last, xs, ys, zs):
 def _rims(chain):
     # Per bone, the least dot product of its bone with the one before (the root's rest direction,
     # unit, for the first) that passes settle(): (cos + _RIM) L_{i-1} L_i, -inf for a free joint;
-    # None when some cone limits twist (its verdict is never settled here).
+    # None when some cone limits twist, or when the points are too coarse for the test (its
+    # verdict is never settled here).
+    #
+    # A bone is the difference of two points, each rounded to about ulp(|p|) <= _GRAIN x scale
+    # (scale: the root's largest coordinate plus the reach, which bounds every point's), so its
+    # dot product with the one before is off by up to about 2 _GRAIN x scale / L of L_{i-1} L_i,
+    # and the rotations built from the bones are off by as much. Far from the origin, the short
+    # bones' test would then no longer be clear of the rim by _RIM whatever the rounding, and the
+    # limits could be missed by that much: there the verdict clamps instead.
+    shortest = min(chain.lengths)
+    scale = max(abs(c) for c in chain.points[0]) + chain.reach
+    if 2.0 * _GRAIN * scale > _COARSE * _RIM * shortest:
+        return None
     rims = []
     before = 1.0
     for (c, inside), length in zip(chain._cones, chain.lengths):

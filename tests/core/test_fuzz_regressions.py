@@ -248,3 +248,29 @@ def test_planar_chain_stays_in_its_plane_where_a_point_lands_on_another():
                        pole=pole, max_restarts=1)
     assert sol.error <= sol.errors[0] * (1.0 + 1e-9)
     check_invariants(chain, target, sol, start=start, tolerance=1.1259866963711908e-08, max_iterations=1)
+
+
+# Far from the origin (coordinates ~1e5) with millimetre bones, a bone's direction is known to only
+# ~1e-8 rad: the cone passes' rim test vouched for a pose whose straight joint (a 0 degree cone)
+# was bent 5e-9 rad. Such a chain's verdict now clamps its rotations itself.
+def test_cone_limits_hold_on_short_bones_far_from_the_origin():
+    ball = BallSocket
+    chain = Chain([(28020.844409836103, 9429.473646001727, -83138.27705989624),
+                   (28012.09460556942, 9413.844802664917, -83109.94042167507),
+                   (28012.09434455966, 9413.844336450988, -83109.93957638313),
+                   (27793.242820265503, 9022.933170559145, -82401.17898253906),
+                   (27793.21625769184, 9022.885724663243, -82401.09295843873),
+                   (27790.533308719692, 9018.093458700676, -82392.40410642874),
+                   (27790.532975027425, 9018.092862661724, -82392.40302575119)],
+                  [ball(45.0), ball(0.0), ball(38.960812113652025), ball(179.999), None,
+                   ball(157.38790393685778)])
+    start = [(0.43736605085277336, 0.7871026010175564, 0.27682387069323444, -0.33548320024594674),
+             (0.8818280958853373, -0.21261823495961227, 0.22918066343821084, 0.35305653793113784),
+             (0.43622652084016966, -0.4986217572998589, 0.5824743732736752, -0.4709632365082447),
+             (0.9770346416464044, 0.19362009318300585, 0.023353743315693794, 0.08584387696178944),
+             (0.12732907100105176, 0.4754053250387935, 0.21279955256376734, -0.8440932620459831),
+             (0.9539393232176796, -0.028892906602202718, 0.2767624437596854, -0.11210493874597484)]
+    target = (8630674350.452147, -8640254820.726877, 13303898462.890736)
+    sol = ikcore.solve(chain, target, "fabrik", start=start, max_iterations=1, max_restarts=1)
+    check_invariants(chain, target, sol, start, max_iterations=1)
+    assert max(chain.violations(sol.rotations)) <= 1e-12
