@@ -359,6 +359,8 @@ class BoundChain:
         self._judged = None
         # (options, Settings) of the last warm solve: the options they were made from (see solve()).
         self._settings = None
+        # (rotations, frames) that local_frames() computed last, for a pose no verdict framed.
+        self._computed = None
         for node in nodes:
             node.chain = self
 
@@ -549,8 +551,15 @@ class BoundChain:
         last = self._judged
         if last is not None and last[2] is not None and self._unchanged(last[1]):
             return last[2]
+        # Otherwise computed once for as long as the nodes keep these rotations (a pose that stays,
+        # such as a race lane's after its cold solve, is drawn every frame).
+        last = self._computed
+        if last is not None and self._unchanged(last[0]):
+            return last[1]
+        rotations = self.rotations
         worlds = []
-        points = self.chain._settle(self.rotations, worlds)[1]
+        points = self.chain._settle(rotations, worlds)[1]
+        self._computed = (rotations, (worlds, points))
         return worlds, points
 
     def _unchanged(self, rotations):
