@@ -87,29 +87,8 @@ class Terrain:
         The height terms of :meth:`sample`, in the same order (so the same
         float), without the gradient: the walkers ask for heights every frame.
         """
-        perm = self._perm
-        corners = self._corners
         h = 0.0
-        for freq, amp, shift, _ in self._layers:
-            u = x * freq + shift
-            w = z * freq - shift
-            iu = math.floor(u)  # an int already
-            iw = math.floor(w)
-            fu = u - iu
-            fw = w - iw
-            i0 = iu & _MASK
-            j0 = iw & _MASK
-            a = perm[i0] + j0
-            b = perm[i0 + 1] + j0
-            v00 = corners[a]
-            v01 = corners[a + 1]
-            v10 = corners[b]
-            v11 = corners[b + 1]
-            su = fu * fu * fu * (fu * (fu * 6.0 - 15.0) + 10.0)
-            sw = fw * fw * fw * (fw * (fw * 6.0 - 15.0) + 10.0)
-            k1 = v10 - v00
-            k2 = v01 - v00
-            k3 = v00 - v10 - v01 + v11
+        for amp, _, _, _, su, sw, v00, k1, k2, k3 in self._cells(x, z):
             h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
         return h
 
@@ -121,9 +100,21 @@ class Terrain:
 
     def sample(self, x, z):
         """``(height, dh/dx, dh/dz)`` at ``(x, z)``."""
+        h = gx = gz = 0.0
+        for amp, slope, fu, fw, su, sw, v00, k1, k2, k3 in self._cells(x, z):
+            du = 30.0 * fu * fu * (fu - 1.0) * (fu - 1.0)
+            dw = 30.0 * fw * fw * (fw - 1.0) * (fw - 1.0)
+            h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
+            gx += slope * du * (k1 + k3 * sw)
+            gz += slope * dw * (k2 + k3 * su)
+        return h, gx, gz
+
+    def _cells(self, x, z):
+        # Per octave, the lattice cell around (x, z): (amplitude, amplitude x frequency, the point's
+        # place in the cell fu, fw and their fades su, sw, the corner value v00 and the bilinear
+        # blend's coefficients k1, k2, k3: the blend is v00 + k1 su + k2 sw + k3 su sw).
         perm = self._perm
         corners = self._corners
-        h = gx = gz = 0.0
         for freq, amp, shift, slope in self._layers:
             u = x * freq + shift
             w = z * freq - shift
@@ -141,16 +132,7 @@ class Terrain:
             v11 = corners[b + 1]
             su = fu * fu * fu * (fu * (fu * 6.0 - 15.0) + 10.0)
             sw = fw * fw * fw * (fw * (fw * 6.0 - 15.0) + 10.0)
-            du = 30.0 * fu * fu * (fu - 1.0) * (fu - 1.0)
-            dw = 30.0 * fw * fw * (fw - 1.0) * (fw - 1.0)
-            # Bilinear blend of the corner values with faded weights, and its partials.
-            k1 = v10 - v00
-            k2 = v01 - v00
-            k3 = v00 - v10 - v01 + v11
-            h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
-            gx += slope * du * (k1 + k3 * sw)
-            gz += slope * dw * (k2 + k3 * su)
-        return h, gx, gz
+            yield amp, slope, fu, fw, su, sw, v00, v10 - v00, v01 - v00, v00 - v10 - v01 + v11
 
     def grid(self, resolution=97):
         """Heights on a regular grid over the square, for drawing.
