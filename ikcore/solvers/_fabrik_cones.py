@@ -367,10 +367,11 @@ def settle(passes, rotations, last, xs, ys, zs):
     ``rotations``, from the pass that made them: the points they were built from and their last
     world rotation ``last``, instead of forward kinematics once more; ``passes.kept`` keeps those
     points with ``xs, ys, zs`` for a warm start from them (nothing writes to the lists after the
-    solve: the next one copies them). ``None`` (the verdict then
-    normalises, clamps and runs forward kinematics itself) where ``last`` is ``None``: an arc lost
-    precision, or a bend comes within :data:`_RIM` of its cone's rim (``arcs_from`` tests the
-    bends against ``passes.rims`` as it goes), or some cone limits twist (no ``rims``).
+    solve: the next one copies them). ``None`` (the verdict then normalises, clamps and runs
+    forward kinematics itself) where ``last`` is ``None``: an arc lost precision, or a bend comes
+    within :data:`_RIM` of its cone's rim (``arcs_from`` tests the bends against ``passes.rims``
+    as it goes); or where there are no ``rims``: some cone limits twist, or the points are too
+    coarse for the rim test (:func:`_rims`).
 
     Why that is the verdict's own result, to rounding: each rotation is a product of unit
     quaternions, and ``R_i d_i`` is bone ``i``'s direction ``b_i``, which the arc was built to give
