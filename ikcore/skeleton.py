@@ -295,6 +295,11 @@ class Skeleton:
 
     def _refresh(self, node):
         # Recompute the dirty ancestors of node, top down, then node itself.
+        parent = node.parent
+        if parent is None or not parent._dirty:
+            # The common case (a node set under a current parent): no path to gather.
+            self._compute(node)
+            return
         path = []
         while node is not None and node._dirty:
             path.append(node)

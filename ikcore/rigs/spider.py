@@ -152,10 +152,10 @@ class SpiderScene(Scene):
         for i, foot_ in enumerate(self.gait.feet):
             self.add_target(Target(f"foot{i}", foot_.position, draggable=False, radius=0.035))
         # Per leg, what every frame reads (looked up once here, not by name or index each frame):
-        # (index, hip, rest heading, coxa, foot target), and the nodes of the coxa's drawn bone.
+        # (index, hip, rest heading, coxa, foot target), and each coxa with its femur's offset (its drawn bone).
         self._feet = [self.targets[f"foot{i}"] for i in range(8)]
         self._legs = [(i, self.hips[i], self.bases[i], self.coxae[i], self._feet[i]) for i in range(8)]
-        self._links = [(coxa, limb.bound.nodes[0]) for coxa, limb in zip(self.coxae, self.limbs)]
+        self._links = [(coxa, limb.bound.nodes[0].translation) for coxa, limb in zip(self.coxae, self.limbs)]
         self._pose_body(0.0)
         for i in range(8):
             self._aim(i)
@@ -376,11 +376,17 @@ class SpiderScene(Scene):
             ax, ay, az = rot.rotate(q, a)
             bx, by, bz = rot.rotate(q, b)
             out.append(((px + ax, py + ay, pz + az), (px + bx, py + by, pz + bz), radius, BODY))
-        for coxa, femur in self._links:
-            # A node's cached world position (_p) while it is current (the coxae are, once their legs
-            # are solved): a property call costs more than the whole record.
-            out.append((coxa.world_position if coxa._dirty else coxa._p,
-                        femur.world_position if femur._dirty else femur._p, 0.055, LINK))
+        for coxa, (vx, vy, vz) in self._links:
+            # The coxa's bone runs to the femur's root, placed here from the coxa's world pose as
+            # Node's own update would (p + R t): the femur node itself, stale after its chain's
+            # solve, is left to be refreshed only if something reads it.
+            cx, cy, cz = coxa.world_position
+            rw, rx, ry, rz = coxa._q
+            tx = 2.0 * (ry * vz - rz * vy)
+            ty = 2.0 * (rz * vx - rx * vz)
+            tz = 2.0 * (rx * vy - ry * vx)
+            out.append(((cx, cy, cz), (cx + vx + rw * tx + (ry * tz - rz * ty), cy + vy + rw * ty + (rz * tx - rx * tz),
+                                       cz + vz + rw * tz + (rx * ty - ry * tx)), 0.055, LINK))
         return out
 
     def terrain_info(self):

@@ -5,7 +5,8 @@ import math
 import pytest
 
 from ikcore.rigs import make_scene
-from ikcore.rigs.spider import GROUPS, LEG, YAW_RANGE, SpiderScene
+from ikcore.rigs.scene import BODY, LINK
+from ikcore.rigs.spider import BODY_BONES, GROUPS, LEG, YAW_RANGE, SpiderScene
 from ikcore.rigs.terrain import Terrain
 
 DT = 1.0 / 60.0
@@ -155,3 +156,23 @@ def test_rest_spots_follow_the_body_when_moved_from_outside():
     x0, z0 = s.position
     assert all(math.dist((x0, z0), b) == pytest.approx(math.dist((x0, z0), a)) and a != pytest.approx(b)
                for a, b in zip(moved, turned))
+
+
+def test_the_drawn_body_and_coxae_join_the_legs():
+    # Each coxa's drawn bone runs from its node to its leg's root, as the skeleton places them; the body's
+    # bones turn with the body.
+    s = make_scene("spider")
+    for frame in range(120):
+        s.step(DT)
+        extras = s.extra_bones()
+        s.skeleton.update()
+        links = [(p, q) for p, q, _, kind in extras if kind == LINK]
+        assert len(links) == 8
+        for (p, q), coxa, limb in zip(links, s.coxae, s.limbs):
+            assert math.dist(p, coxa.world_position) <= 1e-12
+            assert math.dist(q, limb.bound.nodes[0].world_position) <= 1e-12
+        body = [(p, q) for p, q, _, kind in extras if kind == BODY]
+        rest = [p for a, b, _ in BODY_BONES for p in (a, b)]
+        assert len(body) == len(BODY_BONES)
+        assert all(math.dist(s.skeleton.to_local("body", p), r) <= 1e-12
+                   for p, r in zip((p for pair in body for p in pair), rest))
