@@ -35,7 +35,7 @@ from .checks import check_point, check_quaternion, check_rotations
 from .errors import IKError
 from .solve import make_settings as _make_settings
 from .solve import solve as _solve
-from .solve import solve_from_judged as _solve_from_judged
+from .solve import solve_warm as _solve_warm
 
 _rotation_of = attrgetter("rotation")
 
@@ -470,8 +470,7 @@ class BoundChain:
                     or settings.oriented is not oriented or kept[0] != options:
                 settings = _make_settings(chain, method, oriented, **options)
                 self._settings = (options, settings)
-            sol = _solve_from_judged(chain, target, method, last[1], frames=last[2], orientation=orientation,
-                                     pole=pole, settings=settings)
+            sol = _solve_warm(settings, target, orientation, pole, last[1], last[2])
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)

@@ -37,12 +37,14 @@ class Settings:
 
     What a chain solved frame after frame with the same method and options
     (:class:`ikcore.skeleton.BoundChain`) has checked once: :func:`make_settings`
-    makes them, :func:`make_problem` and :func:`solve_from_judged` take them.
-    ``oriented`` tells whether they were checked for an orientation target.
+    makes them, :func:`make_problem` and :func:`solve_warm` take them.
+    ``oriented`` tells whether they were checked for an orientation target;
+    ``run`` is the method's solver; ``pole`` the last pole that passed
+    :func:`solve_warm`'s cheap check with them (``None`` before one).
     """
 
     __slots__ = ("chain", "method", "tolerance", "max_iterations", "oriented", "orientation_tolerance",
-                 "options")
+                 "options", "run", "pole")
 
     def __init__(self, chain, method, tolerance, max_iterations, oriented, orientation_tolerance, options):
         self.chain = chain
@@ -52,6 +54,8 @@ class Settings:
         self.oriented = oriented
         self.orientation_tolerance = orientation_tolerance
         self.options = options
+        self.run = solver_module(method).run
+        self.pole = None
 
 
 def make_settings(chain, method, oriented=False, tolerance=None, max_iterations=None, orientation_tolerance=None,
@@ -100,11 +104,6 @@ def make_problem(chain, target, method, start, tolerance, max_iterations, orient
         settings = make_settings(chain, method, orientation is not None, tolerance, max_iterations,
                                  orientation_tolerance, **method_options)
     chain = settings.chain
-    if (judged and orientation is None and _plain_point(target, chain)
-            and (pole is None or _plain_point(pole, chain))):
-        # A warm start's usual request (a bound chain's, every frame), checked the cheap way.
-        return Problem(chain, target, list(start), settings.tolerance, settings.max_iterations, None,
-                       settings.orientation_tolerance, pole, settings.options, frames)
     target = check_point(target, "target")
     _check_range(chain, target, "target")
     if judged:
@@ -216,14 +215,41 @@ def solve_from_judged(chain, target, method, start, *, frames=None, tolerance=No
     for ``chain`` and unchanged since (internal: see ``judged``, ``frames`` and ``settings`` in
     :func:`make_problem`). The Solution keeps its own frames for the next such call
     (``Solution.frames``)."""
-    if settings is not None:
-        method = settings.method
-    problem = make_problem(chain, target, method, start, tolerance, max_iterations, orientation,
-                           orientation_tolerance, pole, method_options, judged=True, frames=frames,
-                           settings=settings)
-    outcome = _modules[method].run(problem)
-    return judge(problem, method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
+    if settings is None:
+        settings = make_settings(chain, method, orientation is not None, tolerance, max_iterations,
+                                 orientation_tolerance, **method_options)
+    return solve_warm(settings, target, orientation, pole, start, frames)
+
+
+def solve_warm(settings, target, orientation, pole, start, frames):
+    """:func:`solve_from_judged` with its ``settings`` made, its arguments positional (what a bound
+    chain calls every frame).
+
+    The usual request, no orientation and a target and pole that are plain points
+    (see :func:`_plain_point`), is checked the cheap way; a pole that passed for
+    these settings before is the same tuple (``settings.pole``) and passes
+    without a look: a tuple does not change, nor does the chain's root. Any other
+    request goes through :func:`make_problem`'s checks.
+    """
+    chain = settings.chain
+    if orientation is None and _plain_point(target, chain) and (
+            pole is None or pole is settings.pole or _plain_pole(settings, pole)):
+        problem = Problem(chain, target, list(start), settings.tolerance, settings.max_iterations, None,
+                          settings.orientation_tolerance, pole, settings.options, frames)
+    else:
+        problem = make_problem(chain, target, settings.method, start, None, None, orientation, None, pole, {},
+                               judged=True, frames=frames, settings=settings)
+    outcome = settings.run(problem)
+    return judge(problem, settings.method, outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
                  outcome.settled, outcome.worlds, keep_frames=True)
+
+
+def _plain_pole(settings, pole):
+    """Whether ``pole`` is a plain point for ``settings``' chain; remembered as ``settings.pole`` if so."""
+    if not _plain_point(pole, settings.chain):
+        return False
+    settings.pole = pole
+    return True
 
 
 def judge(problem, method, rotations, iterations, errors, stalled, settled=None, worlds=None, keep_frames=False):

@@ -84,13 +84,10 @@ class Terrain:
     def height(self, x, z):
         """Height at ``(x, z)`` (any finite point; the noise extends past the square).
 
-        The height terms of :meth:`sample`, in the same order (so the same
-        float), without the gradient: the walkers ask for heights every frame.
+        The height of :meth:`sample`, the same float, without working out the
+        gradient: the walkers ask for heights every frame.
         """
-        h = 0.0
-        for amp, _, _, _, su, sw, v00, k1, k2, k3 in self._cells(x, z):
-            h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
-        return h
+        return self._noise(x, z, False)[0]
 
     def normal(self, x, z):
         """Unit surface normal at ``(x, z)``, pointing up."""
@@ -100,21 +97,16 @@ class Terrain:
 
     def sample(self, x, z):
         """``(height, dh/dx, dh/dz)`` at ``(x, z)``."""
-        h = gx = gz = 0.0
-        for amp, slope, fu, fw, su, sw, v00, k1, k2, k3 in self._cells(x, z):
-            du = 30.0 * fu * fu * (fu - 1.0) * (fu - 1.0)
-            dw = 30.0 * fw * fw * (fw - 1.0) * (fw - 1.0)
-            h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
-            gx += slope * du * (k1 + k3 * sw)
-            gz += slope * dw * (k2 + k3 * su)
-        return h, gx, gz
+        return self._noise(x, z, True)
 
-    def _cells(self, x, z):
-        # Per octave, the lattice cell around (x, z): (amplitude, amplitude x frequency, the point's
-        # place in the cell fu, fw and their fades su, sw, the corner value v00 and the bilinear
-        # blend's coefficients k1, k2, k3: the blend is v00 + k1 su + k2 sw + k3 su sw).
+    def _noise(self, x, z, gradient):
+        # Per octave, the lattice cell around (x, z): the point's place in it (fu, fw), their fades
+        # (su, sw) and the bilinear blend of the corner values, v00 + k1 su + k2 sw + k3 su sw; with
+        # ``gradient`` its derivatives too (else they stay 0). One loop serves both callers: a
+        # generator of the cells would cost more than the arithmetic per height.
         perm = self._perm
         corners = self._corners
+        h = gx = gz = 0.0
         for freq, amp, shift, slope in self._layers:
             u = x * freq + shift
             w = z * freq - shift
@@ -129,10 +121,18 @@ class Terrain:
             v00 = corners[a]
             v01 = corners[a + 1]
             v10 = corners[b]
-            v11 = corners[b + 1]
+            k1 = v10 - v00
+            k2 = v01 - v00
+            k3 = v00 - v10 - v01 + corners[b + 1]
             su = fu * fu * fu * (fu * (fu * 6.0 - 15.0) + 10.0)
             sw = fw * fw * fw * (fw * (fw * 6.0 - 15.0) + 10.0)
-            yield amp, slope, fu, fw, su, sw, v00, v10 - v00, v01 - v00, v00 - v10 - v01 + v11
+            h += amp * (v00 + k1 * su + k2 * sw + k3 * su * sw)
+            if gradient:
+                du = 30.0 * fu * fu * (fu - 1.0) * (fu - 1.0)
+                dw = 30.0 * fw * fw * (fw - 1.0) * (fw - 1.0)
+                gx += slope * du * (k1 + k3 * sw)
+                gz += slope * dw * (k2 + k3 * su)
+        return h, gx, gz
 
     def grid(self, resolution=97):
         """Heights on a regular grid over the square, for drawing.
