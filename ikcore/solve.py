@@ -40,11 +40,13 @@ class Settings:
     makes them, :func:`make_problem` and :func:`solve_warm` take them.
     ``oriented`` tells whether they were checked for an orientation target;
     ``run`` is the method's solver; ``pole`` the last pole that passed
-    :func:`solve_warm`'s cheap check with them (``None`` before one).
+    :func:`solve_warm`'s cheap check with them (``None`` before one);
+    ``warm`` the method's own warm solve for the chain, if it has one (see
+    :func:`solve_warm`).
     """
 
     __slots__ = ("chain", "method", "tolerance", "max_iterations", "oriented", "orientation_tolerance",
-                 "options", "run", "pole")
+                 "options", "run", "pole", "warm")
 
     def __init__(self, chain, method, tolerance, max_iterations, oriented, orientation_tolerance, options):
         self.chain = chain
@@ -54,8 +56,10 @@ class Settings:
         self.oriented = oriented
         self.orientation_tolerance = orientation_tolerance
         self.options = options
-        self.run = solver_module(method).run
+        module = solver_module(method)
+        self.run = module.run
         self.pole = None
+        self.warm = module.warm(self) if hasattr(module, "warm") else None
 
 
 def make_settings(chain, method, oriented=False, tolerance=None, max_iterations=None, orientation_tolerance=None,
@@ -229,11 +233,21 @@ def solve_warm(settings, target, orientation, pole, start, frames):
     (see :func:`_plain_point`), is checked the cheap way; a pole that passed for
     these settings before is the same tuple (``settings.pole``) and passes
     without a look: a tuple does not change, nor does the chain's root. Any other
-    request goes through :func:`make_problem`'s checks.
+    request goes through :func:`make_problem`'s checks. A method may solve the
+    usual request its own way, with the same result to the bit, without a
+    Problem and an Outcome: a module's ``warm(settings)`` gives that solve for
+    the chain, ``solve(target, pole, start, frames) -> Solution`` (``None`` for
+    a request it leaves to ``run``), or ``None`` for a chain it has no such
+    solve for.
     """
     chain = settings.chain
     if orientation is None and _plain_point(target, chain) and (
             pole is None or pole is settings.pole or _plain_pole(settings, pole)):
+        warm = settings.warm
+        if warm is not None:
+            solution = warm(target, pole, start, frames)
+            if solution is not None:
+                return solution
         problem = Problem(chain, target, list(start), settings.tolerance, settings.max_iterations, None,
                           settings.orientation_tolerance, pole, settings.options, frames)
     else:
@@ -274,24 +288,33 @@ def judge(problem, method, rotations, iterations, errors, stalled, settled=None,
             rotations, positions, last = chain._judge(rotations, worlds)
         else:
             rotations, positions, last = chain._settle(rotations, worlds)
-    # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
-    error = math.dist(positions[-1], problem.target)
-    errors = list(errors) if errors else [error]
-    errors[-1] = error
     orientation_error = None
     if problem.orientation is not None:
         orientation_error = rot.angle_between(last, problem.orientation)
-    if error <= problem.tolerance and (orientation_error is None
-                                       or orientation_error <= problem.orientation_tolerance):
+    return verdict(chain, problem.target, problem.tolerance, method, rotations, positions, iterations, errors,
+                   stalled, worlds if keep_frames else None, orientation_error, problem.orientation_tolerance)
+
+
+def verdict(chain, target, tolerance, method, rotations, positions, iterations, errors, stalled, worlds=None,
+            orientation_error=None, orientation_tolerance=None):
+    """:func:`judge`'s Solution for a pose it has checked: ``rotations`` unit and within the limits,
+    ``positions`` their forward kinematics, ``worlds`` their world rotations (kept as the
+    Solution's ``frames`` if given). The error is measured here; the status follows from it, the
+    orientation error, the target's reach and ``stalled`` (see :class:`~ikcore.Solution`)."""
+    # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
+    error = math.dist(positions[-1], target)
+    errors = list(errors) if errors else [error]
+    errors[-1] = error
+    if error <= tolerance and (orientation_error is None or orientation_error <= orientation_tolerance):
         status = CONVERGED
-    elif not reachable(chain, problem.target):
+    elif not reachable(chain, target):
         status = UNREACHABLE
     elif stalled:
         status = STALLED
     else:
         status = MAX_ITERATIONS
     solution = Solution(positions, rotations, status, iterations, error, orientation_error, errors, method)
-    if keep_frames and worlds is not None:
+    if worlds is not None:
         solution.frames = (worlds, positions)
     return solution
 

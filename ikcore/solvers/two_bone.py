@@ -41,6 +41,7 @@ from .. import rotation as rot
 from ..chain import _hinge_rotation
 from ..errors import IKError
 from ..problem import Outcome
+from ..solve import verdict
 from ._per_chain import per_chain
 
 OPTIONS = {}
@@ -145,16 +146,50 @@ def _start_points(problem):
 def _outcome(problem, d, tip, settled, worlds):
     """The closed form's :class:`~ikcore.problem.Outcome`: the verdict's ``settled`` pose (with its
     world rotations ``worlds``) for a target at distance ``d`` from the root, the start's ``tip``."""
-    chain = problem.chain
     target = problem.target
     error = math.dist(settled[1][2], target)
-    # Only limits can keep the closed form from its best pose; then progress is at a wall. (Within
-    # the tolerance it is not: the best pose is weighed only past it.)
-    stalled = False
-    if error > problem.tolerance and chain.limited:
+    return Outcome(settled[0], 1, [math.dist(tip, target), error], _stalled(problem.chain, error, d, problem.tolerance),
+                   settled, worlds)
+
+
+def _stalled(chain, error, d, tolerance):
+    """Whether a closed-form pose with ``error`` for a target at distance ``d`` from the root stopped at
+    the limits. Only limits can keep the closed form from its best pose; then progress is at a wall.
+    (Within the tolerance it is not: the best pose is weighed only past it.)"""
+    if error > tolerance and chain.limited:
         l1, l2 = chain.lengths
-        stalled = error > max(d - (l1 + l2), abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach
-    return Outcome(settled[0], 1, [math.dist(tip, target), error], stalled, settled, worlds)
+        return error > max(d - (l1 + l2), abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach
+    return False
+
+
+def warm(settings):
+    """For a planar leg (see the module notes), the warm solve of ``settings``' chain without the
+    Problem and Outcome; ``None`` for any other chain.
+
+    It is ``solve(target, pole, start, frames)``, for what :func:`ikcore.solve.solve_warm` passes on
+    (a plain target and pole, the unchanged rotations of the chain's last verdict and their
+    frames), and returns the Solution that the planar steps and the verdict give, bit for bit;
+    ``None`` where the planar steps do not apply (the caller then takes the usual path).
+    """
+    chain = settings.chain
+    plane = None if chain._hinges[0] is None else _plane(chain)
+    if plane is None:
+        return None
+    tolerance = settings.tolerance
+
+    def solve(target, pole, start, frames):
+        if pole is None:
+            return None
+        pose = _planar_pose(plane, chain, target, pole, start)
+        if pose is None:
+            return None
+        d, rotations, points, last = pose
+        error = math.dist(points[2], target)
+        tip = chain._forward(start)[2] if frames is None else frames[1][2]
+        return verdict(chain, target, tolerance, "two_bone", rotations, points, 1, [math.dist(tip, target), error],
+                       _stalled(chain, error, d, tolerance), [rotations[0], last])
+
+    return solve
 
 
 # -- planar legs ------------------------------------------------------------------------------
@@ -204,15 +239,26 @@ _plane = per_chain(_plane_of)
 
 def _planar(problem, plane):
     """:func:`run`'s steps in the leg's plane (see the module notes); ``None`` where they would
-    not give its pose: the target or pole off the plane, the target at the root, the pole on the
-    root-target line, or a bone turning by about a half turn."""
-    chain = problem.chain
+    not give its pose (see :func:`_planar_pose`)."""
+    pose = _planar_pose(plane, problem.chain, problem.target, problem.pole, problem.start)
+    if pose is None:
+        return None
+    d, rotations, points, last = pose
+    return _outcome(problem, d, _start_points(problem)[2], (rotations, points, last), [rotations[0], last])
+
+
+def _planar_pose(plane, chain, target, pole, start):
+    """The planar steps' pose for ``target`` with ``pole`` from ``start``: ``(d, rotations, points,
+    last)``, ``d`` the target's distance from the root and the rest as an outcome's ``settled``
+    (``last`` the lower bone's world rotation); ``None`` where the steps would not give the 3D
+    pose: the target or pole off the plane, the target at the root, the pole on the root-target
+    line, or a bone turning by about a half turn."""
     (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1, sizes, (i, ai), bones = plane
     off, eps, l1, l1l1, l2l2, l1x2, shortest, longest = sizes
     root = chain.points[0]
     rx, ry, rz = root
-    tx, ty, tz = problem.target
-    px, py, pz = problem.pole
+    tx, ty, tz = target
+    px, py, pz = pole
     tx, ty, tz = tx - rx, ty - ry, tz - rz
     px, py, pz = px - rx, py - ry, pz - rz
     if abs(tx * ax + ty * ay + tz * az) > off or abs(px * ax + py * ay + pz * az) > off:
@@ -245,7 +291,7 @@ def _planar(problem, plane):
     # Lower bone, tip minus knee, then in the upper bone's frame (turned back by b0's angle).
     wx, wy = dc * ux - l1 * b0x, dc * uy - l1 * b0y
     lx, ly = b0x * wx + b0y * wy, b0x * wy - b0y * wx
-    q0, q1 = problem.start
+    q0, q1 = start
     # Each bone's start direction, (cos, sin) of its angle: a hinge rotation by t is
     # (cos t/2, a sin t/2), so cos t = w^2 - s^2 and sin t = 2 w s (s read off a's largest
     # component: a start within the limits is a turn about a).
@@ -278,4 +324,4 @@ def _planar(problem, plane):
     last = (w, v * ax, v * ay, v * az)
     points = [root, (kx, ky, kz), (kx + zx + cx * m1x + sx * n1x, ky + zy + cx * m1y + sx * n1y,
                                    kz + zz + cx * m1z + sx * n1z)]
-    return _outcome(problem, d, _start_points(problem)[2], ([r0, r1], points, last), [r0, last])
+    return d, [r0, r1], points, last

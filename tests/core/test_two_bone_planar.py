@@ -9,12 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import importlib
+
 import ikcore
-from ikcore import Chain, Hinge
+from ikcore import Chain, Hinge, skeleton
 from ikcore import rotation as rot
 from ikcore.rigs import make_scene
 from ikcore.solve import judge, make_problem
 from ikcore.solvers import two_bone
+
+ikcore_solve = importlib.import_module("ikcore.solve")  # the module (ikcore.solve is the function)
 
 
 def _unit(v):
@@ -194,14 +198,14 @@ def test_a_half_turn_is_left_to_the_general_path():
 def test_the_spider_legs_take_the_planar_path(monkeypatch):
     scene = make_scene("spider")
     results = []
-    planar = two_bone._planar
+    planar = two_bone._planar_pose
 
-    def spy(problem, plane):
-        out = planar(problem, plane)
+    def spy(*args):
+        out = planar(*args)
         results.append(out is not None)
         return out
 
-    monkeypatch.setattr(two_bone, "_planar", spy)
+    monkeypatch.setattr(two_bone, "_planar_pose", spy)
     for frame in range(30):
         scene.step(1 / 60)
         # A warm solve's verdict kept the planar path's own points: forward kinematics' to rounding.
@@ -212,3 +216,69 @@ def test_the_spider_legs_take_the_planar_path(monkeypatch):
             assert _close(sol.frames[1], chain.forward(sol.rotations), 1e-12 * chain.reach)
             assert _close(sol.frames[0], chain.world_rotations(sol.rotations), 1e-12)
     assert len(results) == 30 * 8 and all(results)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 1.4), st.floats(-math.pi, math.pi), st.booleans(),
+       st.sampled_from(["in plane", "target off", "pole off"]))
+def test_the_warm_solve_is_run_and_the_verdict_to_the_bit(seed, distance, heading, judged, where):
+    # two_bone.warm(settings) skips the Problem, the Outcome and judge(): its Solution must be theirs, float
+    # for float, or None exactly where the planar steps do not apply (then the usual path runs).
+    rng = random.Random(seed)
+    chain, axis, at = _leg(rng)
+    start = chain.clamp([rot.from_axis_angle(axis, rng.uniform(-4.0, 4.0)) for _ in range(2)])
+    target = at(distance * chain.reach * math.cos(heading), distance * chain.reach * math.sin(heading))
+    pole = at(rng.uniform(-2, 2) * chain.reach, rng.uniform(-2, 2) * chain.reach)
+    nudge = rng.choice([1e-3, 1e-13]) * chain.reach
+    if where == "target off":
+        target = tuple(p + nudge * a for p, a in zip(target, axis))
+    elif where == "pole off":
+        pole = tuple(p + nudge * a for p, a in zip(pole, axis))
+    frames = None
+    if judged:
+        # A verdict's own frames (the planar path's points, forward kinematics' to rounding only).
+        first = ikcore_solve.solve_from_judged(chain, at(0.5 * chain.reach, 0.1 * chain.reach), "two_bone", start,
+                                               pole=pole)
+        start, frames = first.rotations, first.frames
+    tolerance = rng.choice([1e-9, 1e-3, 0.3]) * chain.reach
+    made = ikcore_solve.make_settings(chain, "two_bone", tolerance=tolerance)
+    fast = made.warm(target, pole, tuple(start), frames)
+    problem = make_problem(chain, target, "two_bone", tuple(start), None, None, None, None, pole, {}, judged=True,
+                           frames=frames, settings=made)
+    if fast is None:
+        assert two_bone._planar(problem, two_bone._plane(chain)) is None
+        return
+    outcome = two_bone.run(problem)
+    usual = judge(problem, "two_bone", outcome.rotations, outcome.iterations, outcome.errors, outcome.stalled,
+                  outcome.settled, outcome.worlds, keep_frames=True)
+    for name in ("positions", "rotations", "status", "iterations", "error", "orientation_error", "errors", "method",
+                 "frames"):
+        assert getattr(fast, name) == getattr(usual, name), name
+
+
+def test_warm_solves_of_planar_legs_take_the_method_s_own_warm_solve(monkeypatch):
+    # A bound spider leg solved frame after frame: from the second solve on, solve_warm hands the request to
+    # two_bone's warm solve, which returns the Solution; a chain without the hinges has none.
+    scene = make_scene("spider")
+    calls = []
+    made = ikcore_solve.make_settings
+
+    def spy(*args, **kwargs):
+        out = made(*args, **kwargs)
+        if out.warm is not None:
+            inner = out.warm
+            out.warm = lambda *a: calls.append(inner(*a)) or calls[-1]
+        return out
+
+    monkeypatch.setattr(skeleton, "_make_settings", spy)
+    for _ in range(5):
+        scene.step(1 / 60)
+    assert len(calls) >= 8 * 3 and all(sol is not None for sol in calls)
+    assert all(limb.solution is calls[-8 + i] for i, limb in enumerate(scene.limbs))
+    # No pole: the start's bend plane decides, which only run's general path does.
+    leg = scene.limbs[0].bound
+    assert ikcore_solve.make_settings(leg.chain, "two_bone").warm((0.5, -0.3, 0.0), None, tuple(leg.rotations),
+                                                                  None) is None
+    free = Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0)])
+    assert ikcore_solve.make_settings(free, "two_bone").warm is None
+    assert ikcore_solve.make_settings(scene.limbs[0].bound.chain, "fabrik").warm is None
