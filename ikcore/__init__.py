@@ -6,6 +6,7 @@ The public API, on one screen::
     sol = ikcore.solve(chain, target, method="fabrik", ...)
     batch = ikcore.solve_batch(chain, targets, method="fabrik", ...)   # K copies at once
     skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
+    track = leg.tracker("two_bone", pole=p, local=True); sol = track(target)   # every frame
     pose = ikcore.load_pose(json_text)                                   # the page's "Download pose"
 
 Scenes the page animates: :mod:`ikcore.rigs`.
@@ -22,6 +23,7 @@ from .pose import dump_pose, load_pose
 from .skeleton import BoundChain, Node, Skeleton
 from .solution import STATUSES, Solution
 from .solve import METHODS, solve
+from .tracker import Tracker
 
 __version__ = "0.1.0"
 
@@ -40,6 +42,7 @@ __all__ = [
     "dump_pose",
     "load_pose",
     "Solution",
+    "Tracker",
     "rotation",
     "solve",
     "solve_batch",

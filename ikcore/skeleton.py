@@ -36,6 +36,7 @@ from .errors import IKError
 from .solve import make_settings as _make_settings
 from .solve import solve as _solve
 from .solve import solve_warm as _solve_warm
+from .tracker import Tracker
 
 _rotation_of = attrgetter("rotation")
 
@@ -474,16 +475,31 @@ class BoundChain:
         else:
             sol = _solve(chain, target, method, start=self.rotations if start is None else start,
                          orientation=orientation, pole=pole, **options)
-        # The verdict's own Solution (no one else holds it), its positions now in world coordinates
-        # (from its own frames: when read, see Solution.positions).
+        self._adopt(sol, frame)
+        return sol
+
+    def tracker(self, method="fabrik", *, pole=None, local=False, **options):
+        """A :class:`~ikcore.tracker.Tracker`: :meth:`solve` with these arguments for each target it
+        is called with, checked once.
+
+        Raises
+        ------
+        IKError
+            A bad method, option or pole (as :meth:`solve` would on its first call).
+        """
+        return Tracker(self, method, pole, local, **options)
+
+    def _adopt(self, sol, frame):
+        # A verdict's own Solution (no one else holds it) becomes the chain's pose, its positions in
+        # world coordinates (from its own frames: when read, see Solution.positions). ``frame`` is
+        # the parent's world transform when the caller has it.
         if sol.frames is None:
             sol.positions = self._pose(sol.rotations, frame)
         else:
             self._keep(sol.rotations)
             sol._in_frame(*(frame or self.parent_transform()))
-        self._judged = (chain, tuple(sol.rotations), sol.frames)
+        self._judged = (self.chain, tuple(sol.rotations), sol.frames)
         self.solution = sol
-        return sol
 
     def set_rotations(self, rotations):
         """Set the pose directly (validated; clamped to the limits when constrained)."""

@@ -39,7 +39,8 @@ turns the chains' records into the world in place:
             point to the second; ``kind`` is a code of ``layout()["kinds"]``
             (``bone``, ``tip`` for a chain's last bone, ``body``, ``link`` for
             a bone no solver moves). A chain's bones come first (in its
-            frame), then the extra bones (in the world).
+            frame: its ``link`` from the frame's origin to its root, if it
+            has one, then its own), then the extra bones (in the world).
 ``joints``  ``[x, y, z, radius, qw, qx, qy, qz]``: every chain point, root
             first; ``q`` is the rotation of the frame the joint's limits are
             written in (its parent bone's frame; the chain's own frame for the
@@ -157,12 +158,19 @@ class Target:
 
 
 class Limb:
-    """A bound chain as a scene draws and solves it."""
+    """A bound chain as a scene draws and solves it.
 
-    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "target", "solution", "ms",
-                 "reach")
+    ``radii`` are its bones' (one for all, or one each), ``joint_radii`` its
+    points' (default the bones', the last one twice), ``target`` the name of
+    the target it reaches for. ``lead``, a radius, adds a ``link`` bone from
+    the origin of the chain's frame to its root (a spider's coxa, from the
+    node the leg hangs from to the femur): drawn with the chain, in its frame.
+    """
 
-    def __init__(self, bound, radii, joint_radii=None, target=None):
+    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "lead", "target", "solution", "ms",
+                 "reach", "tracker")
+
+    def __init__(self, bound, radii, joint_radii=None, target=None, lead=None):
         self.bound = bound
         self.name = bound.name
         n = bound.chain.size
@@ -171,10 +179,13 @@ class Limb:
         self.joint_radii = (*self.radii, self.radii[-1]) if joint_radii is None else tuple(joint_radii)
         # The last two floats of each bone record: radius and kind.
         self.bone_tails = (*((r, float(BONE)) for r in self.radii[:-1]), (self.radii[-1], float(TIP)))
+        self.lead = None if lead is None else (float(lead), float(LINK))
         self.target = target
         self.solution = None
         self.ms = 0.0
         self.reach = bound.chain.reach
+        # Scene.track's Tracker for the scene's current settings (None until made, and after a change).
+        self.tracker = None
 
 
 class Scene:
@@ -297,8 +308,9 @@ class Scene:
         old = self.params
         self.params = new
         self._options = self.method_options(new["method"])
-        if new["constraints"] != old["constraints"]:
-            for limb in self.limbs:
+        for limb in self.limbs:
+            limb.tracker = None
+            if new["constraints"] != old["constraints"]:
                 limb.bound.constrained = new["constraints"]
         self.params_changed(old)
 
@@ -368,6 +380,23 @@ class Scene:
         sol = limb.bound.solve(target, method, orientation=orientation, pole=pole, local=local, start=start,
                                tolerance=self.params["tolerance"] * limb.reach,
                                max_iterations=max_iterations or self.params["max_iterations"], **options)
+        return self._solved(limb, sol, lap, t0)
+
+    def track(self, limb, target, pole=None, local=False):
+        """:meth:`solve_limb` with the scene's own method and settings, through a
+        :class:`~ikcore.tracker.Tracker` kept on the limb (made again when the pole, ``local`` or
+        the scene's parameters change): what a scene calls for each chain every frame."""
+        lap = self._lap
+        t0 = time.perf_counter() if lap is None else lap
+        tracker = limb.tracker
+        if tracker is None or tracker.pole != pole or tracker.local is not local:
+            tracker = limb.tracker = limb.bound.tracker(
+                self.params["method"], pole=pole, local=local, tolerance=self.params["tolerance"] * limb.reach,
+                max_iterations=self.params["max_iterations"], **self._options)
+        return self._solved(limb, tracker(target), lap, t0)
+
+    def _solved(self, limb, sol, lap, t0):
+        # The chain's time (from t0: the lap, within step()) and its solution.
         t1 = time.perf_counter()
         limb.ms = (t1 - t0) * 1000.0
         if lap is not None:
@@ -387,10 +416,11 @@ class Scene:
         chains = []
         for limb in self.limbs:
             n = limb.bound.chain.size
-            chains.append({"name": limb.name, "bones": [bone, n], "joints": [joint, n + 1],
+            drawn = n + (limb.lead is not None)
+            chains.append({"name": limb.name, "bones": [bone, drawn], "joints": [joint, n + 1],
                            "target": limb.target, "reach": limb.reach,
                            "constraints": [joint_to_json(j) for j in limb.bound.limited_chain.joints]})
-            bone += n
+            bone += drawn
             joint += n + 1
         self._extra_bone_count = len(self.extra_bones())
         bones = bone + self._extra_bone_count

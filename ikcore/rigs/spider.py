@@ -33,7 +33,7 @@ from ..constraints import Hinge
 from ..errors import IKError
 from ..skeleton import Skeleton
 from .gait import Gait
-from .scene import BODY, LINK, Limb, Scene, Target
+from .scene import BODY, Limb, Scene, Target
 from .terrain import Terrain
 
 COXA, FEMUR, TIBIA = 0.18, 0.55, 0.75
@@ -131,7 +131,8 @@ class SpiderScene(Scene):
             hip = (0.36 * math.cos(a), 0.0, side * 0.24 * math.sin(a))
             coxa = sk.add_node(f"coxa{i}", "body", hip, _yaw(base))
             bound = sk.add_chain(f"leg{i}", coxa, [(COXA, 0.0, 0.0), knee, foot], joints)
-            self.add_limb(Limb(bound, [0.05, 0.03], [0.055, 0.045, 0.025], target=f"foot{i}"))
+            # The coxa is drawn as the leg's lead: from the coxa node to the femur's root.
+            self.add_limb(Limb(bound, [0.05, 0.03], [0.055, 0.045, 0.025], target=f"foot{i}", lead=0.055))
             self.hips.append(hip)
             self.bases.append(base)
             self.coxae.append(coxa)
@@ -152,10 +153,9 @@ class SpiderScene(Scene):
         for i, foot_ in enumerate(self.gait.feet):
             self.add_target(Target(f"foot{i}", foot_.position, draggable=False, radius=0.035))
         # Per leg, what every frame reads (looked up once here, not by name or index each frame):
-        # (index, hip, rest heading, coxa, foot target), and each coxa with its femur's offset (its drawn bone).
+        # (index, hip, rest heading, coxa, foot target).
         self._feet = [self.targets[f"foot{i}"] for i in range(8)]
         self._legs = [(i, self.hips[i], self.bases[i], self.coxae[i], self._feet[i]) for i in range(8)]
-        self._links = [(coxa, limb.bound.nodes[0].translation) for coxa, limb in zip(self.coxae, self.limbs)]
         self._pose_body(0.0)
         for i in range(8):
             self._aim(i)
@@ -360,7 +360,7 @@ class SpiderScene(Scene):
             m = rot.to_matrix(body.world_rotation)
         clamp = self.params["constraints"]
         for leg, limb in zip(self._legs, self.limbs):
-            self.solve_limb(limb, self._aim_leg(leg, origin, m, clamp), pole=POLE, local=True)
+            self.track(limb, self._aim_leg(leg, origin, m, clamp), POLE, True)
 
     def limb_target(self, limb):
         return self.targets[limb.target].position
@@ -376,17 +376,6 @@ class SpiderScene(Scene):
             ax, ay, az = rot.rotate(q, a)
             bx, by, bz = rot.rotate(q, b)
             out.append(((px + ax, py + ay, pz + az), (px + bx, py + by, pz + bz), radius, BODY))
-        for coxa, (vx, vy, vz) in self._links:
-            # The coxa's bone runs to the femur's root, placed here from the coxa's world pose as
-            # Node's own update would (p + R t): the femur node itself, stale after its chain's
-            # solve, is left to be refreshed only if something reads it.
-            cx, cy, cz = coxa.world_position
-            rw, rx, ry, rz = coxa._q
-            tx = 2.0 * (ry * vz - rz * vy)
-            ty = 2.0 * (rz * vx - rx * vz)
-            tz = 2.0 * (rx * vy - ry * vx)
-            out.append(((cx, cy, cz), (cx + vx + rw * tx + (ry * tz - rz * ty), cy + vy + rw * ty + (rz * tx - rx * tz),
-                                       cz + vz + rw * tz + (rx * ty - ry * tx)), 0.055, LINK))
         return out
 
     def terrain_info(self):

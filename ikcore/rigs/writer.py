@@ -28,7 +28,8 @@ Chain ``k``'s records are written in its own frame (:mod:`ikcore.rigs.frames`),
 from its ``bound.local_frames()``: ``(rk, pk)``, the bones' rotations and the
 points, unpacked into locals ``rk_i`` and ``pk_i`` (or read as ``rk[i]`` and
 ``pk[i]`` past :data:`MAX_LOCALS`). A bone from point ``i`` reads ``*pk_i,
-*pk_j, radius, kind`` and a joint ``*pk_i, radius, *rk_h``, ``h = i - 1`` its
+*pk_j, radius, kind`` (a chain's lead bone ``0.0, 0.0, 0.0, *pk_0, radius,
+kind``: from its frame's origin) and a joint ``*pk_i, radius, *rk_h``, ``h = i - 1`` its
 parent bone (``*I``, the identity, for the root: the chain's frame itself).
 The chain's frame record reads the world pose of the node it hangs from,
 ``*F[m].world_position, *F[m].world_rotation`` (the identity for none). Radii
@@ -101,6 +102,9 @@ class Writer:
 
         bones, joints, frames, unpack = [], [], [], []
         for k, (limb, n) in enumerate(zip(limbs, sizes)):
+            if limb.lead is not None:
+                # From the frame's origin to the root.
+                bones.append(f"0.0, 0.0, 0.0, *{point(k, 0)}, {constant(limb.lead[0])}, {constant(limb.lead[1])}")
             for i, (radius, kind) in enumerate(limb.bone_tails):
                 bones.append(f"*{point(k, i)}, *{point(k, i + 1)}, {constant(radius)}, {constant(kind)}")
             for i, radius in enumerate(limb.joint_radii):

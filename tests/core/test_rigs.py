@@ -223,9 +223,18 @@ def test_buffer_follows_the_layout(name):
     to_world(buf, layout)
     for k, (info, limb) in enumerate(zip(layout["chains"], scene.limbs)):
         first, count = info["bones"]
+        pts = limb.bound.world_points()
+        if limb.lead is not None:
+            # A lead bone first, from the frame's origin (as written) to the root, then the chain's own.
+            assert local[b + 8 * first: b + 8 * first + 6].tolist() == [0.0, 0.0, 0.0, *limb.bound.chain.points[0]]
+            rec = buf[b + 8 * first: b + 8 * first + 8]
+            origin = limb.bound.parent.world_position
+            assert rec[:3].tolist() == pytest.approx(list(origin), abs=1e-12)
+            assert rec[3:6].tolist() == pytest.approx(list(pts[0]), abs=1e-12)
+            assert rec[6] == limb.lead[0] and rec[7] == layout["kinds"]["link"]
+            first, count = first + 1, count - 1
         # As written, before to_world: the chain's root in its own frame.
         assert local[b + 8 * first: b + 8 * first + 3].tolist() == list(limb.bound.chain.points[0])
-        pts = limb.bound.world_points()
         assert count == len(pts) - 1
         for i in range(count):
             rec = buf[b + 8 * (first + i): b + 8 * (first + i + 1)]

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from ikcore.rigs import make_scene
+from ikcore.rigs import make_scene, to_world
 from ikcore.rigs.scene import BODY, LINK
 from ikcore.rigs.spider import BODY_BONES, GROUPS, LEG, YAW_RANGE, SpiderScene
 from ikcore.rigs.terrain import Terrain
@@ -159,20 +159,27 @@ def test_rest_spots_follow_the_body_when_moved_from_outside():
 
 
 def test_the_drawn_body_and_coxae_join_the_legs():
-    # Each coxa's drawn bone runs from its node to its leg's root, as the skeleton places them; the body's
-    # bones turn with the body.
+    # Each coxa is drawn as its leg's lead bone, from the coxa node to the leg's root, as the skeleton
+    # places them; the body's bones turn with the body.
     s = make_scene("spider")
+    layout = s.layout()
+    bones = layout["sections"]["bones"]
+    buf = s.allocate()
     for frame in range(120):
         s.step(DT)
-        extras = s.extra_bones()
+        s.write(buf)
+        to_world(buf, layout)
         s.skeleton.update()
-        links = [(p, q) for p, q, _, kind in extras if kind == LINK]
-        assert len(links) == 8
-        for (p, q), coxa, limb in zip(links, s.coxae, s.limbs):
-            assert math.dist(p, coxa.world_position) <= 1e-12
-            assert math.dist(q, limb.bound.nodes[0].world_position) <= 1e-12
-        body = [(p, q) for p, q, _, kind in extras if kind == BODY]
+        for chain, coxa, limb in zip(layout["chains"], s.coxae, s.limbs):
+            first, count = chain["bones"]
+            assert count == 3
+            o = bones["offset"] + first * bones["stride"]
+            link = buf[o:o + 8]
+            assert math.dist(link[0:3], coxa.world_position) <= 1e-12
+            assert math.dist(link[3:6], limb.bound.nodes[0].world_position) <= 1e-12
+            assert tuple(link[6:8]) == (0.055, LINK)
+        body = [(p, q) for p, q, _, kind in s.extra_bones() if kind == BODY]
         rest = [p for a, b, _ in BODY_BONES for p in (a, b)]
-        assert len(body) == len(BODY_BONES)
+        assert len(body) == len(BODY_BONES) == len(s.extra_bones())
         assert all(math.dist(s.skeleton.to_local("body", p), r) <= 1e-12
                    for p, r in zip((p for pair in body for p in pair), rest))

@@ -28,6 +28,8 @@ def expected(scene):
     out = []
     for limb in scene.limbs:
         points = limb.bound.local_frames()[1]
+        if limb.lead is not None:
+            out += [0.0, 0.0, 0.0, *points[0], limb.lead[0], KINDS["link"]]
         last = len(points) - 2
         for i, (a, b) in enumerate(zip(points, points[1:])):
             kind = KINDS["tip"] if i == last else KINDS["bone"]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import importlib
 
 import ikcore
-from ikcore import Chain, Hinge, skeleton
+from ikcore import Chain, Hinge, skeleton, tracker
 from ikcore import rotation as rot
 from ikcore.rigs import make_scene
 from ikcore.solve import judge, make_problem
@@ -257,8 +257,9 @@ def test_the_warm_solve_is_run_and_the_verdict_to_the_bit(seed, distance, headin
 
 
 def test_warm_solves_of_planar_legs_take_the_method_s_own_warm_solve(monkeypatch):
-    # A bound spider leg solved frame after frame: from the second solve on, solve_warm hands the request to
-    # two_bone's warm solve, which returns the Solution; a chain without the hinges has none.
+    # A bound spider leg solved frame after frame (by its Tracker): from the second solve on, solve_warm
+    # hands the request to two_bone's warm solve, which returns the Solution; a chain without the hinges
+    # has none.
     scene = make_scene("spider")
     calls = []
     made = ikcore_solve.make_settings
@@ -271,6 +272,7 @@ def test_warm_solves_of_planar_legs_take_the_method_s_own_warm_solve(monkeypatch
         return out
 
     monkeypatch.setattr(skeleton, "_make_settings", spy)
+    monkeypatch.setattr(tracker, "make_settings", spy)
     for _ in range(5):
         scene.step(1 / 60)
     assert len(calls) >= 8 * 3 and all(sol is not None for sol in calls)
