@@ -493,12 +493,21 @@ class BoundChain:
         # A verdict's own Solution (no one else holds it) becomes the chain's pose, its positions in
         # world coordinates (from its own frames: when read, see Solution.positions). ``frame`` is
         # the parent's world transform when the caller has it.
+        rotations = sol.rotations
         if sol.frames is None:
-            sol.positions = self._pose(sol.rotations, frame)
+            sol.positions = self._pose(rotations, frame)
         else:
-            self._keep(sol.rotations)
-            sol._in_frame(*(frame or self.parent_transform()))
-        self._judged = (self.chain, tuple(sol.rotations), sol.frames)
+            # The rotations go into the nodes; their world transforms are left to be recomputed when
+            # read. The page draws the chain from its own frame (Scene.write reads local_frames()), so
+            # a chain solved every frame does no forward kinematics in the world.
+            nodes = self.nodes
+            for node, q in zip(nodes, rotations):
+                node.rotation = q
+            first = nodes[0]
+            if not first._dirty:
+                first._touch()
+            sol._frame = frame or self.parent_transform()
+        self._judged = (self.chain, tuple(rotations), sol.frames)
         self.solution = sol
 
     def set_rotations(self, rotations):
@@ -548,17 +557,6 @@ class BoundChain:
                 self._touch_hanging(node)
         self.skeleton.recomputed += len(nodes)
         return out
-
-    def _keep(self, rotations):
-        # A warm verdict's rotations go into the nodes; their world transforms are left to be
-        # recomputed when read. The page draws the chain from its own frame (Scene.write reads
-        # local_frames()), so a chain solved every frame does no forward kinematics in the world.
-        nodes = self.nodes
-        for node, q in zip(nodes, rotations):
-            node.rotation = q
-        first = nodes[0]
-        if not first._dirty:
-            first._touch()
 
     def local_frames(self):
         """The current pose in the chain's own (parent's) frame: ``(worlds, points)``.

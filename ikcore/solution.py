@@ -61,7 +61,13 @@ class Solution:
 
     @property
     def positions(self):
-        """The ``N + 1`` points (see the class docstring)."""
+        """The ``N + 1`` points (see the class docstring).
+
+        Internal: while ``_frame`` holds a world ``(position, rotation)``, the
+        points kept are in that frame and are turned into world points when
+        first read (a bound chain solved every frame, whose points are drawn
+        from its own frame and seldom read, never pays for it).
+        """
         if self._frame is not None:
             self._positions = transform_points(self._positions, *self._frame)
             self._frame = None
@@ -72,11 +78,6 @@ class Solution:
         self._positions = value
         self._frame = None
 
-    def _in_frame(self, position, rotation):
-        """Internal: the positions given are in the frame at world ``position`` and ``rotation``; they
-        are turned into world points when first read (a bound chain solved every frame whose
-        points are drawn from its own frame, and seldom read, never pays for it)."""
-        self._frame = (position, rotation)
 
     @property
     def converged(self):

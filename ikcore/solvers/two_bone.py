@@ -210,7 +210,9 @@ def _plane_of(chain):
     takes them (the same floats it would compute); ``i`` where ``a``'s largest component is in a
     quaternion (1 to 3), ``a_i`` that component; ``bones`` each rest bone ``v`` split for a turn by
     ``t`` about ``a`` (Rodrigues: ``R v = (a.v) a + cos(t) (v - (a.v) a) + sin(t) a x v``) into its
-    parts along ``a`` (the first one plus the root), across ``a`` and ``a x v``."""
+    parts along ``a`` (the first one plus the root), across ``a`` and ``a x v``. A last item,
+    ``[pole, (p, q)]``, keeps the last pole found in the plane with its coordinates there: a leg is
+    solved frame after frame with the same pole (a tuple, which does not change)."""
     h0, h1 = chain._hinges
     if h0 is None or h1 is None or chain.joints[0].axis != chain.joints[1].axis:
         return None
@@ -231,7 +233,7 @@ def _plane_of(chain):
         bones += [(t * a[0], t * a[1], t * a[2]), (v[0] - t * a[0], v[1] - t * a[1], v[2] - t * a[2]), _cross(a, v)]
     root = chain.points[0]
     bones[0] = (root[0] + bones[0][0], root[1] + bones[0][1], root[2] + bones[0][2])
-    return a, e1, e2, (x / n, y / n), math.atan2(y, x), sizes, (i + 1, a[i]), tuple(bones)
+    return a, e1, e2, (x / n, y / n), math.atan2(y, x), sizes, (i + 1, a[i]), tuple(bones), [None, None]
 
 
 _plane = per_chain(_plane_of)
@@ -253,19 +255,25 @@ def _planar_pose(plane, chain, target, pole, start):
     (``last`` the lower bone's world rotation); ``None`` where the steps would not give the 3D
     pose: the target or pole off the plane, the target at the root, the pole on the root-target
     line, or a bone turning by about a half turn."""
-    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1, sizes, (i, ai), bones = plane
+    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1, sizes, (i, ai), bones, known = plane
     off, eps, l1, l1l1, l2l2, l1x2, shortest, longest = sizes
     root = chain.points[0]
     rx, ry, rz = root
     tx, ty, tz = target
-    px, py, pz = pole
     tx, ty, tz = tx - rx, ty - ry, tz - rz
-    px, py, pz = px - rx, py - ry, pz - rz
-    if abs(tx * ax + ty * ay + tz * az) > off or abs(px * ax + py * ay + pz * az) > off:
+    if abs(tx * ax + ty * ay + tz * az) > off:
         return None
     # The target (x, y) and pole (p, q) in the plane's coordinates.
     x, y = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z
-    p, q = px * e1x + py * e1y + pz * e1z, px * e2x + py * e2y + pz * e2z
+    if pole is known[0]:
+        p, q = known[1]
+    else:
+        px, py, pz = pole
+        px, py, pz = px - rx, py - ry, pz - rz
+        if abs(px * ax + py * ay + pz * az) > off:
+            return None
+        p, q = known[1] = px * e1x + py * e1y + pz * e1z, px * e2x + py * e2y + pz * e2z
+        known[0] = pole
     d = math.hypot(x, y)
     if d <= eps:
         return None

@@ -284,3 +284,21 @@ def test_warm_solves_of_planar_legs_take_the_method_s_own_warm_solve(monkeypatch
     free = Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0)])
     assert ikcore_solve.make_settings(free, "two_bone").warm is None
     assert ikcore_solve.make_settings(scene.limbs[0].bound.chain, "fabrik").warm is None
+
+
+def test_the_plane_keeps_the_last_pole_only_as_a_shortcut():
+    # A pole found in the plane is kept with its plane coordinates for the next solve with that very pole;
+    # any other pole is looked at afresh (off the plane: None), and results equal a plane never used before.
+    rng = random.Random(11)
+    chain, axis, at = _leg(rng)
+    plane = two_bone._plane(chain)
+    in_plane = at(0.2, 2.0 * chain.reach)
+    off_plane = tuple(p + 1e-3 * a for p, a in zip(at(0.0, 2.0 * chain.reach), axis))
+    other = at(-0.3, -2.0 * chain.reach)
+    start = chain.clamp([rot.IDENTITY, rot.IDENTITY])
+    for pole in (in_plane, in_plane, off_plane, in_plane, other, tuple(in_plane), other, off_plane):
+        target = at(rng.uniform(0.2, 0.9) * chain.reach, rng.uniform(-0.5, 0.5) * chain.reach)
+        kept = two_bone._planar_pose(plane, chain, target, pole, start)
+        fresh = two_bone._planar_pose(two_bone._plane_of(chain), chain, target, pole, start)
+        assert kept == fresh
+        assert (kept is None) == (pole is off_plane)
