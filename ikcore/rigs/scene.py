@@ -466,12 +466,8 @@ class Scene:
         of extra bones change. Returns the number of floats written.
         """
         extras = self.extra_bones()
-        tail = []
-        put = tail.extend
-        for target in self.targets.values():
-            put(target.position)
-            put(target.orientation or rot.IDENTITY)
-            tail.append(target.radius)
+        results = []
+        put = results.extend
         for limb in self.limbs:
             status, error, iterations = self.report(limb)
             put((_CODE.get(status, -1.0), error or 0.0, iterations, limb.ms))
@@ -482,9 +478,9 @@ class Scene:
             flat.append(radius)
             flat.append(kind)
         writer = self._writer
-        if writer is None or writer.extra_count != len(extras) or writer.tail != len(tail):
-            writer = self._writer = Writer(self.limbs, len(extras), len(tail))
-        writer.write(buf, [limb.bound.local_frames() for limb in self.limbs], flat, tail)
+        if writer is None or writer.extra_count != len(extras):
+            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras))
+        writer.write(buf, flat, results)
         return writer.size
 
     def report(self, limb):

@@ -25,23 +25,25 @@ layout, so a :class:`Writer` writes that call out once as the text of a small
 function and compiles it; each frame calls it.
 
 Chain ``k``'s records are written in its own frame (:mod:`ikcore.rigs.frames`),
-from its ``bound.local_frames()``: ``(rk, pk)``, the bones' rotations and the
-points, unpacked into locals ``rk_i`` and ``pk_i`` (or read as ``rk[i]`` and
-``pk[i]`` past :data:`MAX_LOCALS`). A bone from point ``i`` reads ``*pk_i,
-*pk_j, radius, kind`` (a chain's lead bone ``0.0, 0.0, 0.0, *pk_0, radius,
-kind``: from its frame's origin) and a joint ``*pk_i, radius, *rk_h``, ``h = i - 1`` its
-parent bone (``*I``, the identity, for the root: the chain's frame itself).
-The chain's frame record reads the world pose of the node it hangs from,
-``*F[m].world_position, *F[m].world_rotation`` (the identity for none). Radii
-and kinds are written as float literals (``repr`` reads back as exactly the
-same float), ``S[k]`` for one that is not finite. Extra bones, targets and the
-chains' results come in as two lists, ``*extras`` and ``*tail``.
+from ``B[k].local_frames()`` (its bound chain's): ``(rk, pk)``, the bones'
+rotations and the points, unpacked into locals ``rk_i`` and ``pk_i`` (or read
+as ``rk[i]`` and ``pk[i]`` past :data:`MAX_LOCALS`). A bone from point ``i``
+reads ``*pk_i, *pk_j, radius, kind`` (a chain's lead bone ``0.0, 0.0, 0.0,
+*pk_0, radius, kind``: from its frame's origin) and a joint ``*pk_i, radius,
+*rk_h``, ``h = i - 1`` its parent bone (``*I``, the identity, for the root:
+the chain's frame itself). The chain's frame record reads the world pose of
+the node it hangs from, ``*F[m].world_position, *F[m].world_rotation`` (the
+identity for none). Target ``k`` reads ``*T[k].position, *(T[k].orientation
+or I), T[k].radius``. Radii and kinds are written as float literals (``repr``
+reads back as exactly the same float), ``S[k]`` for one that is not finite.
+The extra bones and the chains' results come in as two lists, ``*extras`` and
+``*results``.
 
 The text holds only these names, literals and indices. Every float of the
 buffer, the static radii and kinds too, is written on every call, so a fresh
 buffer comes out whole from one ``write``; what the function fixes is the
-layout (the limbs, their radii, the number of extra bones and of tail floats),
-and the scene makes a new Writer when that changes.
+layout (the limbs, their radii, the targets, the number of extra bones), and
+the scene makes a new Writer when that changes.
 """
 
 import math
@@ -64,23 +66,23 @@ class Writer:
     Parameters
     ----------
     limbs : list of Limb
-        The scene's limbs, in buffer order; their ``bone_tails``,
+        The scene's limbs, in buffer order; their ``bone_tails``, ``lead``,
         ``joint_radii`` and parent nodes are read here, once.
+    targets : list of Target
+        The scene's targets, in buffer order.
     extra_count : int
         How many extra bones (:meth:`Scene.extra_bones`) follow the chains' bones.
-    tail : int
-        Floats after the joints (targets and chains' results).
 
-    ``write(buf, frames, extras, tail)`` then writes the chains' bones from
-    ``frames`` (each limb's ``bound.local_frames()``), ``extras`` (``8 x
-    extra_count`` floats), the chains' joints, ``tail`` and each chain's frame
-    record into ``buf`` from its start; ``size`` is the number of floats it
-    writes.
+    ``write(buf, extras, results)`` then writes the chains' bones (from each
+    limb's ``bound.local_frames()``), ``extras`` (``8 x extra_count`` floats),
+    the chains' joints, the targets, ``results`` (the chains' records) and
+    each chain's frame record into ``buf`` from its start; ``size`` is the
+    number of floats it writes.
     """
 
-    __slots__ = ("extra_count", "tail", "size", "write")
+    __slots__ = ("extra_count", "size", "write")
 
-    def __init__(self, limbs, extra_count, tail):
+    def __init__(self, limbs, targets, extra_count):
         sizes = [len(limb.bound.nodes) for limb in limbs]
         # Points and bone rotations of every chain as locals, when they are few enough.
         local = sum(2 * n - 1 for n in sizes) <= MAX_LOCALS
@@ -117,20 +119,19 @@ class Writer:
             else:
                 frames.append(f"*F[{len(parents)}].world_position, *F[{len(parents)}].world_rotation")
                 parents.append(parent)
+            unpack.append(f"    r{k}, p{k} = B[{k}].local_frames()\n")
             if local:
                 unpack.append(f"    {', '.join(rotation(k, i) for i in range(n - 1))}, = r{k}\n"
                               f"    {', '.join(point(k, i) for i in range(n))}, = p{k}\n")
-        size = 8 * (len(bones) + extra_count + len(joints)) + tail + FRAME_STRIDE * len(limbs)
-        args = ", ".join(["buf, 0", *bones, "*extras", *joints, "*tail", *frames])
-        heads = "".join(f"(r{k}, p{k}), " for k in range(len(limbs)))
-        source = (f"def write(buf, frames, extras, tail, F=F, S=S, I=I, pack=pack):\n"
-                  + (f"    {heads}= frames\n" if limbs else "")
+        marks = [f"*T[{k}].position, *(T[{k}].orientation or I), T[{k}].radius" for k in range(len(targets))]
+        size = 8 * (len(bones) + extra_count + len(joints) + len(marks)) + (4 + FRAME_STRIDE) * len(limbs)
+        args = ", ".join(["buf, 0", *bones, "*extras", *joints, *marks, "*results", *frames])
+        source = (f"def write(buf, extras, results, B=B, T=T, F=F, S=S, I=I, pack=pack):\n"
                   + "".join(unpack)
                   + f"    pack({args})\n")
-        scope = {"F": tuple(parents), "S": tuple(statics), "I": rot.IDENTITY,
-                 "pack": struct.Struct(f"{size}d").pack_into}
+        scope = {"B": tuple(limb.bound for limb in limbs), "T": tuple(targets), "F": tuple(parents),
+                 "S": tuple(statics), "I": rot.IDENTITY, "pack": struct.Struct(f"{size}d").pack_into}
         exec(compile(source, "<ikcore.rigs.writer>", "exec"), scope)
         self.write = scope["write"]
         self.extra_count = extra_count
-        self.tail = tail
         self.size = size
