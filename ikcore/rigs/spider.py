@@ -329,7 +329,7 @@ class SpiderScene(Scene):
         lx = m[0] * x + m[3] * y + m[6] * z - hx
         ly = m[1] * x + m[4] * y + m[7] * z - hy
         lz = m[2] * x + m[5] * y + m[8] * z - hz
-        if abs(lx) + abs(lz) > 1e-9:
+        if lx * lx + lz * lz > 1e-18:
             # Into (-pi, pi] as rot.wrap_angle does, without its call: atan2 is in (-pi, pi] and so is
             # the rest heading, so |yaw| < 2 pi, which its fmod leaves as it is (the same float).
             yaw = math.atan2(-lz, lx) - base
@@ -345,11 +345,12 @@ class SpiderScene(Scene):
             elif yaw < -YAW_RANGE:
                 yaw = -YAW_RANGE
         self.yaws[i] = yaw
-        a = base + yaw
-        half = 0.5 * a
-        coxa._set(None, (math.cos(half), 0.0, math.sin(half), 0.0))  # _yaw(a), without the call
-        # Into the coxa's frame: turn by -a about y.
-        c, s = math.cos(a), math.sin(a)
+        half = 0.5 * (base + yaw)
+        w, y = math.cos(half), math.sin(half)
+        coxa._set(None, (w, 0.0, y, 0.0))  # _yaw(base + yaw), without the call
+        # Into the coxa's frame: turn back about y by the coxa's angle, whose cosine and sine are
+        # those of its quaternion's rotation (double angles: no more calls).
+        c, s = w * w - y * y, 2.0 * w * y
         return (c * lx - s * lz, ly, s * lx + c * lz)
 
     def solve(self):

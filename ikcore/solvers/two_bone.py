@@ -261,7 +261,9 @@ def _planar_pose(plane, chain, target, pole, start):
     rx, ry, rz = root
     tx, ty, tz = target
     tx, ty, tz = tx - rx, ty - ry, tz - rz
-    if abs(tx * ax + ty * ay + tz * az) > off:
+    # |t.a| > off, as comparisons (abs is a call).
+    v = tx * ax + ty * ay + tz * az
+    if v > off or v < -off:
         return None
     # The target (x, y) and pole (p, q) in the plane's coordinates.
     x, y = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z
@@ -270,7 +272,8 @@ def _planar_pose(plane, chain, target, pole, start):
     else:
         px, py, pz = pole
         px, py, pz = px - rx, py - ry, pz - rz
-        if abs(px * ax + py * ay + pz * az) > off:
+        v = px * ax + py * ay + pz * az
+        if v > off or v < -off:
             return None
         p, q = known[1] = px * e1x + py * e1y + pz * e1z, px * e2x + py * e2y + pz * e2z
         known[0] = pole
@@ -280,7 +283,7 @@ def _planar_pose(plane, chain, target, pole, start):
     ux, uy = x / d, y / d
     # The pole's part across u, signed: the knee bends to its side.
     side = ux * q - uy * p
-    if abs(side) <= eps:
+    if -eps <= side <= eps:
         return None
     # run's clamps (min, max) as comparisons: the same floats, without the calls.
     dc = shortest if shortest > d else d
