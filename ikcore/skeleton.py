@@ -104,6 +104,17 @@ class Node:
         if not self._dirty:
             self._touch()
 
+    def _place(self, rotation, position, world_rotation):
+        # Trusted, as _set: a new local rotation with the world transform it gives, which the caller
+        # worked out from the current world transform of the parent (as _compute would, to rounding).
+        # The nodes below are stale.
+        self.rotation = rotation
+        if not self._dirty:
+            self._touch()
+        self._p = position
+        self._q = world_rotation
+        self._dirty = False
+
     def _touch(self):
         # Invariant: a dirty node's whole subtree is dirty, so the walk stops at
         # dirty nodes and marking costs only what was clean.

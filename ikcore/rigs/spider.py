@@ -314,13 +314,14 @@ class SpiderScene(Scene):
     def _aim(self, i):
         """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame."""
         body = self.body
-        return self._aim_leg(self._legs[i], body.world_position, rot.to_matrix(body.world_rotation),
-                             self.params["constraints"])
+        return self._aim_leg(self._legs[i], body.world_position, body.world_rotation,
+                             rot.to_matrix(body.world_rotation), self.params["constraints"])
 
-    def _aim_leg(self, leg, origin, m, clamp):
-        """:meth:`_aim` for one record of ``self._legs``, given the body's world position, its rotation
-        matrix (:func:`ikcore.rotation.to_matrix`) and whether the yaw is limited (one frame's legs share
-        them)."""
+    def _aim_leg(self, leg, origin, q, m, clamp):
+        """:meth:`_aim` for one record of ``self._legs``, given the body's world position and rotation
+        ``q`` (current), its rotation matrix ``m`` (:func:`ikcore.rotation.to_matrix`) and whether the
+        yaw is limited (one frame's legs share them). The coxa's world transform is set here too, from
+        the body's (the chain's frame, which the solve and the page read)."""
         i, (hx, hy, hz), base, coxa, target = leg
         bx, by, bz = origin
         fx, fy, fz = target.position
@@ -347,7 +348,13 @@ class SpiderScene(Scene):
         self.yaws[i] = yaw
         half = 0.5 * (base + yaw)
         w, y = math.cos(half), math.sin(half)
-        coxa._set(None, (w, 0.0, y, 0.0))  # _yaw(base + yaw), without the call
+        # The coxa turns by _yaw(base + yaw) = (w, 0, y, 0) at the hip: in the world, the body's rotation
+        # times it (the product with the zero terms left out) at the body's position plus R hip.
+        qw, qx, qy, qz = q
+        coxa._place((w, 0.0, y, 0.0),
+                    (bx + m[0] * hx + m[1] * hy + m[2] * hz, by + m[3] * hx + m[4] * hy + m[5] * hz,
+                     bz + m[6] * hx + m[7] * hy + m[8] * hz),
+                    (qw * w - qy * y, qx * w - qz * y, qw * y + qy * w, qz * w + qx * y))
         # Into the coxa's frame: turn back about y by the coxa's angle, whose cosine and sine are
         # those of its quaternion's rotation (double angles: no more calls).
         c, s = w * w - y * y, 2.0 * w * y
@@ -358,10 +365,11 @@ class SpiderScene(Scene):
         origin = body.world_position
         q, m = self._frame
         if body.world_rotation != q:  # turned since _pose_body (by a caller)
-            m = rot.to_matrix(body.world_rotation)
+            q = body.world_rotation
+            m = rot.to_matrix(q)
         clamp = self.params["constraints"]
         for leg, limb in zip(self._legs, self.limbs):
-            self.track(limb, self._aim_leg(leg, origin, m, clamp), POLE, True)
+            self.track(limb, self._aim_leg(leg, origin, q, m, clamp), POLE, True)
 
     def limb_target(self, limb):
         return self.targets[limb.target].position

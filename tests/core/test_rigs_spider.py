@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from ikcore import rotation as rot
 from ikcore.rigs import make_scene, to_world
 from ikcore.rigs.scene import BODY, LINK
 from ikcore.rigs.spider import BODY_BONES, GROUPS, LEG, YAW_RANGE, SpiderScene
@@ -170,7 +171,12 @@ def test_the_drawn_body_and_coxae_join_the_legs():
         s.write(buf)
         to_world(buf, layout)
         s.skeleton.update()
+        bp, bq = s.body.world_position, s.body.world_rotation
         for chain, coxa, limb in zip(layout["chains"], s.coxae, s.limbs):
+            # The coxa's world pose (which the spider sets itself with its aim) is its local one under the body.
+            placed = [p + r for p, r in zip(bp, rot.rotate(bq, coxa.translation))]
+            assert math.dist(coxa.world_position, placed) <= 1e-12
+            assert math.dist(coxa.world_rotation, rot.multiply(bq, coxa.rotation)) <= 1e-12
             first, count = chain["bones"]
             assert count == 3
             o = bones["offset"] + first * bones["stride"]
