@@ -76,7 +76,6 @@ import math
 import time
 from array import array
 
-from .. import rotation as rot
 from ..checks import check_choice, check_float, check_int_range, check_point, check_quaternion
 from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
