@@ -11,7 +11,7 @@ and called with each frame's target.
 
 from .checks import check_point
 from .errors import IKError
-from .solve import _plain_point, make_settings, solve_warm
+from .solve import make_settings, solve_warm
 
 
 class Tracker:
@@ -41,7 +41,7 @@ class Tracker:
         method's options, as for :func:`ikcore.solve`.
     """
 
-    __slots__ = ("bound", "method", "pole", "local", "options", "_settings", "_own")
+    __slots__ = ("bound", "method", "pole", "local", "options", "_settings")
 
     def __init__(self, bound, method, pole=None, local=False, **options):
         if not isinstance(local, bool):
@@ -53,10 +53,6 @@ class Tracker:
         self.pole = None if pole is None else check_point(pole, "pole")
         self.local = local
         self.options = options
-        # The method's own warm solve for the chain (see solve_warm), taken straight from here when the
-        # pole passes solve_warm's cheap check once and for all (a checked tuple, a fixed root).
-        plain = self.pole is None or _plain_point(self.pole, bound.chain)
-        self._own = self._settings.warm if local and plain else None
 
     def __call__(self, target):
         bound = self.bound
@@ -64,12 +60,7 @@ class Tracker:
         last = bound._judged
         if (self.local and last is not None and last[0] is settings.chain and bound.chain is settings.chain
                 and bound._unchanged(last[1])):
-            own = self._own
-            solution = None
-            if own is not None and _plain_point(target, settings.chain):
-                solution = own(target, self.pole, last[1], last[2])
-            if solution is None:
-                solution = solve_warm(settings, target, None, self.pole, last[1], last[2])
+            solution = solve_warm(settings, target, None, self.pole, last[1], last[2])
             bound._adopt(solution, None)
             return solution
         return bound.solve(target, self.method, pole=self.pole, local=self.local, **self.options)

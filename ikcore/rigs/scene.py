@@ -392,13 +392,7 @@ class Scene:
             tracker = limb.tracker = limb.bound.tracker(
                 self.params["method"], pole=pole, local=local, tolerance=self.params["tolerance"] * limb.reach,
                 max_iterations=self.params["max_iterations"], **self._options)
-        # _solved, inline: this runs for every chain every frame.
-        sol = limb.solution = tracker(target)
-        t1 = time.perf_counter()
-        limb.ms = (t1 - t0) * 1000.0
-        if lap is not None:
-            self._lap = t1
-        return sol
+        return self._solved(limb, tracker(target), lap, t0)
 
     def _solved(self, limb, sol, lap, t0):
         # The chain's time (from t0: the lap, within step()) and its solution.

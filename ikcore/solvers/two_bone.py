@@ -103,7 +103,7 @@ def run(problem):
     l1, l2 = chain.lengths
     d0, d1 = chain.directions
     q0, q1 = problem.start
-    _, knee, tip = _start_points(problem)
+    _, knee, tip = _start_points(chain, problem.start, problem.frames)
     target = problem.target
     eps = 1e-9 * chain.reach
 
@@ -138,28 +138,28 @@ def run(problem):
     return _outcome(problem, d, tip, settled, worlds)
 
 
-def _start_points(problem):
-    """The start's three points: a warm start's verdict kept them, else forward kinematics."""
-    return problem.chain._forward(problem.start) if problem.frames is None else problem.frames[1]
+def _start_points(chain, start, frames):
+    """The start's three points: a warm start's verdict kept them (``frames``), else forward kinematics."""
+    return chain._forward(start) if frames is None else frames[1]
 
 
 def _outcome(problem, d, tip, settled, worlds):
     """The closed form's :class:`~ikcore.problem.Outcome`: the verdict's ``settled`` pose (with its
     world rotations ``worlds``) for a target at distance ``d`` from the root, the start's ``tip``."""
-    target = problem.target
-    error = math.dist(settled[1][2], target)
-    return Outcome(settled[0], 1, [math.dist(tip, target), error], _stalled(problem.chain, error, d, problem.tolerance),
-                   settled, worlds)
+    errors, stalled = _measured(problem.chain, problem.tolerance, problem.target, d, tip, settled[1])
+    return Outcome(settled[0], 1, errors, stalled, settled, worlds)
 
 
-def _stalled(chain, error, d, tolerance):
-    """Whether a closed-form pose with ``error`` for a target at distance ``d`` from the root stopped at
-    the limits. Only limits can keep the closed form from its best pose; then progress is at a wall.
-    (Within the tolerance it is not: the best pose is weighed only past it.)"""
+def _measured(chain, tolerance, target, d, tip, points):
+    """The closed form's errors (the start's ``tip``, then the pose's ``points``) for a target at distance
+    ``d`` from the root, and whether it stalled. Only limits can keep the closed form from its best pose;
+    then progress is at a wall. (Within the tolerance it is not: the best pose is weighed only past it.)"""
+    error = math.dist(points[2], target)
+    stalled = False
     if error > tolerance and chain.limited:
         l1, l2 = chain.lengths
-        return error > max(d - (l1 + l2), abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach
-    return False
+        stalled = error > max(d - (l1 + l2), abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach
+    return [math.dist(tip, target), error], stalled
 
 
 def warm(settings):
@@ -184,10 +184,9 @@ def warm(settings):
         if pose is None:
             return None
         d, rotations, points, last = pose
-        error = math.dist(points[2], target)
-        tip = chain._forward(start)[2] if frames is None else frames[1][2]
-        return verdict(chain, target, tolerance, "two_bone", rotations, points, 1, [math.dist(tip, target), error],
-                       _stalled(chain, error, d, tolerance), [rotations[0], last])
+        errors, stalled = _measured(chain, tolerance, target, d, _start_points(chain, start, frames)[2], points)
+        return verdict(chain, target, tolerance, "two_bone", rotations, points, 1, errors, stalled,
+                       [rotations[0], last])
 
     return solve
 
@@ -242,11 +241,13 @@ _plane = per_chain(_plane_of)
 def _planar(problem, plane):
     """:func:`run`'s steps in the leg's plane (see the module notes); ``None`` where they would
     not give its pose (see :func:`_planar_pose`)."""
-    pose = _planar_pose(plane, problem.chain, problem.target, problem.pole, problem.start)
+    chain = problem.chain
+    pose = _planar_pose(plane, chain, problem.target, problem.pole, problem.start)
     if pose is None:
         return None
     d, rotations, points, last = pose
-    return _outcome(problem, d, _start_points(problem)[2], (rotations, points, last), [rotations[0], last])
+    return _outcome(problem, d, _start_points(chain, problem.start, problem.frames)[2], (rotations, points, last),
+                    [rotations[0], last])
 
 
 def _planar_pose(plane, chain, target, pole, start):
