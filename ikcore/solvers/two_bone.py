@@ -202,16 +202,23 @@ _HALF_TURN = 1e-6
 
 def _plane_of(chain):
     """The leg's plane when both joints are hinges about one unit axis ``a`` and both bones lie
-    across it, else ``None``: ``(a, e1, e2, (cos, sin) of d1's angle, that angle, sizes, (i, a_i),
-    bones)``, ``e1`` the first bone's rest direction and ``e2 = a x e1`` (angles about ``a`` are
-    measured from ``e1``). The rest is what :func:`_planar` takes from the chain, worked out once:
-    ``sizes`` the in-plane and at-the-root distances and the bones' lengths as the law of cosines
-    takes them (the same floats it would compute); ``i`` where ``a``'s largest component is in a
-    quaternion (1 to 3), ``a_i`` that component; ``bones`` each rest bone ``v`` split for a turn by
-    ``t`` about ``a`` (Rodrigues: ``R v = (a.v) a + cos(t) (v - (a.v) a) + sin(t) a x v``) into its
-    parts along ``a`` (the first one plus the root), across ``a`` and ``a x v``. A last item,
-    ``[pole, (p, q)]``, keeps the last pole found in the plane with its coordinates there: a leg is
-    solved frame after frame with the same pole (a tuple, which does not change)."""
+    across it, else ``None``: what :func:`_planar_pose` takes from the chain, worked out once, as
+    one flat tuple (one unpacking a solve), in this order:
+
+    - ``a``, ``e1`` the first bone's rest direction and ``e2 = a x e1`` (angles about ``a`` are
+      measured from ``e1``), three floats each;
+    - ``(cos, sin)`` of ``d1``'s angle, then that angle;
+    - the in-plane and at-the-root distances and the bones' lengths as the law of cosines takes
+      them (the same floats it would compute);
+    - ``i``, where ``a``'s largest component is in a quaternion (1 to 3), and ``a_i`` that component;
+    - each joint's limits as the bounds ``lo <= t <= hi`` of angles it takes as they are (within
+      its range and within a half turn: ``[-pi, pi]`` for a full circle);
+    - each rest bone ``v`` split for a turn by ``t`` about ``a`` (Rodrigues:
+      ``R v = (a.v) a + cos(t) (v - (a.v) a) + sin(t) a x v``) into its parts along ``a`` (the
+      first one plus the root), across ``a`` and ``a x v``, three floats each;
+    - last, ``[pole, (p, q)]``: the last pole found in the plane with its coordinates there (a leg
+      is solved frame after frame with the same pole, a tuple, which does not change).
+    """
     h0, h1 = chain._hinges
     if h0 is None or h1 is None or chain.joints[0].axis != chain.joints[1].axis:
         return None
@@ -226,13 +233,17 @@ def _plane_of(chain):
     l1, l2 = chain.lengths
     sizes = (_IN_PLANE * chain.reach, 1e-9 * chain.reach, l1, l1 * l1, l2 * l2, 2.0 * l1, abs(l1 - l2), l1 + l2)
     i = max(range(3), key=lambda i: abs(a[i]))
+    limits = []
+    for _, _, _, _, lo, hi, full in (h0, h1):
+        limits += (-math.pi, math.pi) if full else (lo, hi)
     bones = []
     for v in chain.offsets:
         t = v[0] * a[0] + v[1] * a[1] + v[2] * a[2]
         bones += [(t * a[0], t * a[1], t * a[2]), (v[0] - t * a[0], v[1] - t * a[1], v[2] - t * a[2]), _cross(a, v)]
     root = chain.points[0]
     bones[0] = (root[0] + bones[0][0], root[1] + bones[0][1], root[2] + bones[0][2])
-    return a, e1, e2, (x / n, y / n), math.atan2(y, x), sizes, (i + 1, a[i]), tuple(bones), [None, None]
+    return (*a, *e1, *e2, x / n, y / n, math.atan2(y, x), *sizes, i + 1, a[i], *limits,
+            *(c for bone in bones for c in bone), [None, None])
 
 
 _plane = per_chain(_plane_of)
@@ -256,8 +267,9 @@ def _planar_pose(plane, chain, target, pole, start):
     (``last`` the lower bone's world rotation); ``None`` where the steps would not give the 3D
     pose: the target or pole off the plane, the target at the root, the pole on the root-target
     line, or a bone turning by about a half turn."""
-    (ax, ay, az), (e1x, e1y, e1z), (e2x, e2y, e2z), (c1, s1), t1, sizes, (i, ai), bones, known = plane
-    off, eps, l1, l1l1, l2l2, l1x2, shortest, longest = sizes
+    (ax, ay, az, e1x, e1y, e1z, e2x, e2y, e2z, c1, s1, t1, off, eps, l1, l1l1, l2l2, l1x2, shortest, longest,
+     i, ai, lo0, hi0, lo1, hi1, kx, ky, kz, m0x, m0y, m0z, n0x, n0y, n0z, zx, zy, zz, m1x, m1y, m1z, n1x, n1y, n1z,
+     known) = plane
     root = chain.points[0]
     rx, ry, rz = root
     tx, ty, tz = target
@@ -317,17 +329,27 @@ def _planar_pose(plane, chain, target, pole, start):
     cx, sx = cx * c1 - sx * s1, sx * c1 + cx * s1
     if cx * lx + sx * ly < 0.0 and abs(cx * ly - sx * lx) < _HALF_TURN * math.hypot(lx, ly):
         return None
-    h0, h1 = chain._hinges
-    r0 = _hinge_rotation(h0, math.atan2(b0y, b0x))
-    r1 = _hinge_rotation(h1, math.atan2(ly, lx) - t1)
-    # The verdict's pose, vouched for (Outcome.settled) instead of its forward kinematics: the
-    # clamped rotations turn about a, their half angles' (cos, sin) read off as the start's; the
-    # upper bone's world rotation is r0, the lower bone's turns by both angles (the product of
-    # the halves), and each bone's rest vector turns by its world angle (Rodrigues).
-    (kx, ky, kz), (m0x, m0y, m0z), (n0x, n0y, n0z), (zx, zy, zz), (m1x, m1y, m1z), (n1x, n1y, n1z) = bones
-    c, s = r0[0], r0[i] / ai
-    w, v = r1[0], r1[i] / ai
+    # Each joint's angle, clamped into its limits: taken as it is where it lies within them (the
+    # rotation's half angle straight from it), else by _hinge_rotation (a, or the nearer limit).
+    # Then the world rotations, about a too: the upper bone's is r0, the lower bone's turns by both
+    # angles (the product of the halves).
+    t = math.atan2(b0y, b0x)
+    if lo0 <= t <= hi0:
+        c, s = math.cos(0.5 * t), math.sin(0.5 * t)
+        r0 = (c, ax * s, ay * s, az * s)
+    else:
+        r0 = _hinge_rotation(chain._hinges[0], t)
+        c, s = r0[0], r0[i] / ai
+    t = math.atan2(ly, lx) - t1
+    if lo1 <= t <= hi1:
+        w, v = math.cos(0.5 * t), math.sin(0.5 * t)
+        r1 = (w, ax * v, ay * v, az * v)
+    else:
+        r1 = _hinge_rotation(chain._hinges[1], t)
+        w, v = r1[0], r1[i] / ai
     w, v = c * w - s * v, s * w + c * v
+    # The verdict's pose, vouched for (Outcome.settled) instead of its forward kinematics: each
+    # bone's rest vector turns by its world angle (Rodrigues).
     cx, sx = c * c - s * s, 2.0 * c * s
     kx += cx * m0x + sx * n0x
     ky += cx * m0y + sx * n0y
