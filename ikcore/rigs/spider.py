@@ -275,7 +275,7 @@ class SpiderScene(Scene):
         x0, z0 = self.position
         self.body._set((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
-        # The matrix is kept for the legs' aim in solve().
+        # The matrix is kept for the legs' aim and the drawn body (see _body_frame).
         m = rot.to_matrix(q)
         self._frame = (q, m)
         for _ in range(2):
@@ -313,9 +313,8 @@ class SpiderScene(Scene):
 
     def _aim(self, i):
         """Turn coxa ``i`` towards its foot; return the foot in the coxa's frame."""
-        body = self.body
-        return self._aim_leg(self._legs[i], body.world_position, body.world_rotation,
-                             rot.to_matrix(body.world_rotation), self.params["constraints"])
+        q, m = self._body_frame()
+        return self._aim_leg(self._legs[i], self.body.world_position, q, m, self.params["constraints"])
 
     def _aim_leg(self, leg, origin, q, m, clamp):
         """:meth:`_aim` for one record of ``self._legs``, given the body's world position and rotation
@@ -324,12 +323,13 @@ class SpiderScene(Scene):
         the body's (the chain's frame, which the solve and the page read)."""
         i, (hx, hy, hz), base, coxa, target = leg
         bx, by, bz = origin
+        m0, m1, m2, m3, m4, m5, m6, m7, m8 = m
         fx, fy, fz = target.position
         x, y, z = fx - bx, fy - by, fz - bz
         # The foot in the body frame (R^T times the offset), then from the hip.
-        lx = m[0] * x + m[3] * y + m[6] * z - hx
-        ly = m[1] * x + m[4] * y + m[7] * z - hy
-        lz = m[2] * x + m[5] * y + m[8] * z - hz
+        lx = m0 * x + m3 * y + m6 * z - hx
+        ly = m1 * x + m4 * y + m7 * z - hy
+        lz = m2 * x + m5 * y + m8 * z - hz
         if lx * lx + lz * lz > 1e-18:
             # Into (-pi, pi] as rot.wrap_angle does, without its call: atan2 is in (-pi, pi] and so is
             # the rest heading, so |yaw| < 2 pi, which its fmod leaves as it is (the same float).
@@ -352,21 +352,25 @@ class SpiderScene(Scene):
         # times it (the product with the zero terms left out) at the body's position plus R hip.
         qw, qx, qy, qz = q
         coxa._place((w, 0.0, y, 0.0),
-                    (bx + m[0] * hx + m[1] * hy + m[2] * hz, by + m[3] * hx + m[4] * hy + m[5] * hz,
-                     bz + m[6] * hx + m[7] * hy + m[8] * hz),
+                    (bx + m0 * hx + m1 * hy + m2 * hz, by + m3 * hx + m4 * hy + m5 * hz,
+                     bz + m6 * hx + m7 * hy + m8 * hz),
                     (qw * w - qy * y, qx * w - qz * y, qw * y + qy * w, qz * w + qx * y))
         # Into the coxa's frame: turn back about y by the coxa's angle, whose cosine and sine are
         # those of its quaternion's rotation (double angles: no more calls).
         c, s = w * w - y * y, 2.0 * w * y
         return (c * lx - s * lz, ly, s * lx + c * lz)
 
+    def _body_frame(self):
+        # The body's world rotation and its matrix: _pose_body's, unless a caller turned it since.
+        frame = self._frame
+        q = self.body.world_rotation
+        if q != frame[0]:
+            frame = self._frame = (q, rot.to_matrix(q))
+        return frame
+
     def solve(self):
-        body = self.body
-        origin = body.world_position
-        q, m = self._frame
-        if body.world_rotation != q:  # turned since _pose_body (by a caller)
-            q = body.world_rotation
-            m = rot.to_matrix(q)
+        origin = self.body.world_position
+        q, m = self._body_frame()
         clamp = self.params["constraints"]
         for leg, limb in zip(self._legs, self.limbs):
             self.track(limb, self._aim_leg(leg, origin, q, m, clamp), POLE, True)
@@ -377,14 +381,14 @@ class SpiderScene(Scene):
     # -- output --------------------------------------------------------------------------------
 
     def extra_bones(self):
-        body = self.body
-        px, py, pz = body.world_position
-        q = body.world_rotation
+        px, py, pz = self.body.world_position
+        m0, m1, m2, m3, m4, m5, m6, m7, m8 = self._body_frame()[1]
         out = []
-        for a, b, radius in BODY_BONES:
-            ax, ay, az = rot.rotate(q, a)
-            bx, by, bz = rot.rotate(q, b)
-            out.append(((px + ax, py + ay, pz + az), (px + bx, py + by, pz + bz), radius, BODY))
+        for (ax, ay, az), (bx, by, bz), radius in BODY_BONES:
+            out.append(((px + m0 * ax + m1 * ay + m2 * az, py + m3 * ax + m4 * ay + m5 * az,
+                         pz + m6 * ax + m7 * ay + m8 * az),
+                        (px + m0 * bx + m1 * by + m2 * bz, py + m3 * bx + m4 * by + m5 * bz,
+                         pz + m6 * bx + m7 * by + m8 * bz), radius, BODY))
         return out
 
     def terrain_info(self):
