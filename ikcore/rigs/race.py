@@ -70,6 +70,8 @@ class RaceScene(Scene):
     default_max_iterations = 150
     #: ``rate``: iterations drawn per second; ``pause``: seconds between races.
     extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "pause": {"kind": "float", "min": 0.0, "max": 60.0}}
+    #: Each lane is solved once a race, on a frame of its own: every one is timed.
+    timed_every = 1
 
     def __init__(self):
         super().__init__()

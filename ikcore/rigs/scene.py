@@ -52,8 +52,9 @@ turns the chains' records into the world in place:
             carry an orientation; identity otherwise).
 ``chains``  ``[status, error, iterations, ms]``: ``status`` indexes
             ``layout()["statuses"]`` (-1 before the first solve); ``ms`` is the
-            Python time of that chain this frame: its solve and what the scene
-            did for it since the chain before (a spider leg's aim).
+            Python time of that chain when last timed: its solve and what the
+            scene did for it since the chain before (a spider leg's aim). Chains
+            are timed every ``Scene.timed_every`` frames (see :meth:`Scene.step`).
 ``frames``  ``[x, y, z, qw, qx, qy, qz]``: per chain, the world pose of the
             frame its bone and joint records are written in.
 
@@ -207,6 +208,8 @@ class Scene:
     extra_params = {}
     #: Construction options :func:`make_scene` takes: ``{name: check}`` (keyword arguments of the class).
     options = {}
+    #: The chains are timed on one frame in this many, the first frame among them (see :meth:`step`).
+    timed_every = 8
 
     def __init__(self):
         self.time = 0.0
@@ -221,7 +224,8 @@ class Scene:
         self._extra_bone_count = 0
         # write()'s compiled Writer: made on first use, dropped when the limbs or targets change.
         self._writer = None
-        # Within step(): the clock reading the next chain's time counts from (see solve_limb).
+        # Within step(): the clock reading the next chain's time counts from (see solve_limb), False
+        # on a frame whose chains are not timed; None outside step().
         self._lap = None
 
     # -- building ------------------------------------------------------------------------------
@@ -347,10 +351,13 @@ class Scene:
             self.script_time += dt
         self.frame += 1
         self.advance(dt)
-        # One clock reading a chain (each chain's time runs from the end of the one before: its own
-        # preparation, such as a spider leg's aim, counts as its own): a clock reading costs about
-        # 2 us in Pyodide, a tenth of a spider leg's solve.
-        self._lap = time.perf_counter()
+        # On a timed frame, one clock reading a chain (each chain's time runs from the end of the one
+        # before: its own preparation, such as a spider leg's aim, counts as its own). A clock reading
+        # costs a few microseconds in Pyodide (a call out to JavaScript), a spider leg's solve about 40:
+        # timed every frame, the clock would take some 4% of the spider's. Its chains' times change
+        # little from frame to frame, so they are read on one frame in timed_every; the race, whose
+        # lanes race on time, sets it to 1.
+        self._lap = time.perf_counter() if (self.frame - 1) % self.timed_every == 0 else False
         try:
             self.solve()
         finally:
@@ -371,7 +378,7 @@ class Scene:
     def solve_limb(self, limb, target, orientation=None, pole=None, local=False, method=None, max_iterations=None,
                    start=None):
         """Solve one limb with the scene's parameters (warm-started unless ``start``); time it (within
-        :meth:`step`, from the end of the chain before)."""
+        :meth:`step`, on its timed frames, from the end of the chain before)."""
         lap = self._lap
         t0 = time.perf_counter() if lap is None else lap
         method = method or self.params["method"]
@@ -395,11 +402,12 @@ class Scene:
         return self._solved(limb, tracker(target), lap, t0)
 
     def _solved(self, limb, sol, lap, t0):
-        # The chain's time (from t0: the lap, within step()) and its solution.
-        t1 = time.perf_counter()
-        limb.ms = (t1 - t0) * 1000.0
-        if lap is not None:
-            self._lap = t1
+        # The chain's time (from t0: the lap, within step(); none on a frame not timed) and its solution.
+        if lap is not False:
+            t1 = time.perf_counter()
+            limb.ms = (t1 - t0) * 1000.0
+            if lap is not None:
+                self._lap = t1
         limb.solution = sol
         return sol
 

@@ -372,21 +372,30 @@ def test_large_steps_are_cut():
     assert scene.time == pytest.approx(0.1)
 
 
-@pytest.mark.parametrize("name", ["tentacles", "spider"])
+@pytest.mark.parametrize("name", ["tentacles", "spider", "race"])
 def test_each_chain_times_its_own_share_of_the_frame(name):
-    # Within a step each chain's time runs from the end of the one before: the chains' times add
-    # up to no more than the step, each is its own (not the frame so far), and a chain solved
-    # outside a step times itself.
+    # On a timed frame (the first, then one in timed_every) each chain's time runs from the end of
+    # the one before: the times of the chains solved add up to no more than the step, each is its
+    # own (not the frame so far). The frames between keep them as they are. A chain solved outside
+    # a step times itself.
     import time
 
     scene = make_scene(name)
-    for _ in range(30):
+    every = scene.timed_every
+    assert every == (1 if name == "race" else 8)
+    for frame in range(1, 3 * every + 2):
+        before = [(limb.solution, limb.ms) for limb in scene.limbs]
         t0 = time.perf_counter()
         scene.step(1 / 60)
         wall = (time.perf_counter() - t0) * 1000.0
-        times = [limb.ms for limb in scene.limbs]
-        assert all(ms > 0.0 for ms in times)
-        assert sum(times) <= wall
+        # The chains this frame solved (the race solves one lane a frame).
+        solved = [limb for limb, (sol, _) in zip(scene.limbs, before) if limb.solution is not sol]
+        assert solved
+        if (frame - 1) % every == 0:
+            assert all(limb.ms > 0.0 for limb in solved)
+            assert sum(limb.ms for limb in solved) <= wall
+        else:
+            assert [limb.ms for limb in scene.limbs] == [ms for _, ms in before]
     limb = scene.limbs[0]
     t0 = time.perf_counter()
     scene.solve_limb(limb, scene.limb_target(limb) or (0.0, 1.0, 0.0))
