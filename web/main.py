@@ -2,20 +2,26 @@
 
 JavaScript owns the render loop. Once per animation frame it calls ``step(dt)``,
 which advances the current scene (:func:`ikcore.rigs.make_scene`), solves it
-and copies the whole frame into one ``Float64Array`` shared with JavaScript
-(allocated once per scene; nothing crosses the bridge per frame but a number
-each way). Changes from the page arrive through ``command(name, args_json)`` as
+and writes the whole frame into the scene's ``array('d')`` (allocated once per
+scene). JavaScript reads that array where it lies, in the runtime's memory,
+through a ``Float64Array`` view of it (``buffer()`` hands the array over, the
+page takes the view with ``getBuffer``): nothing is copied and nothing crosses
+the bridge per frame but a number each way. Changes from the page arrive through ``command(name, args_json)`` as
 JSON text: numbers and names that the scene checks against fixed lists, never
 source code. Every command answers with JSON text (``pose`` with the current
 pose in :mod:`ikcore.pose`'s format, what the page's "Download pose" saves).
 
 The buffer's layout is the scene contract of :mod:`ikcore.rigs.scene`. This file
 knows nothing of any scene: switching scenes makes a new one by name and a new
-shared array, which JavaScript fetches once with ``buffer()``.
+array, whose view JavaScript takes once with ``buffer()`` (and again should the
+runtime's memory grow, which leaves the old view empty).
 
 Fault injection (for the page's tests): the command ``fail_next_frame`` makes
 the next ``step`` raise a ``RuntimeError`` with the given message, so the page's
-handling of a Python error in a frame can be checked on the real site.
+handling of a Python error in a frame can be checked on the real site; the
+command ``grow_memory`` allocates (and frees) that many megabytes, which grows
+the runtime's memory as Python's own allocations can at any time, so the page's
+taking its frame view again can be checked too.
 
 Leak checks (for the soak tests): the command ``health`` collects garbage and
 answers with counts that only grow when something leaks (see :func:`health`).
@@ -38,30 +44,28 @@ class Bridge:
         self.load(name)
 
     def load(self, name, options=None):
-        """Make scene ``name`` current (built with ``options``), with its own buffer and shared array."""
+        """Make scene ``name`` current (built with ``options``), with its own buffer."""
         if options is not None and not isinstance(options, dict):
             raise ValueError("scene options must be a JSON object")
         scene = self.rigs.make_scene(name, **(options or {}))
         self.scene = scene
         self.buf = scene.allocate()
-        self.js_buf = js.Float64Array.new(len(self.buf))
         self.scene.write(self.buf)
-        self.js_buf.assign(self.buf)
 
     def step(self, dt):
-        """Advance and solve the scene, copy the frame into the shared array; return the frame number."""
+        """Advance and solve the scene, write the frame into its buffer; return the frame number."""
         if self.fault is not None:
             message, self.fault = self.fault, None
             raise RuntimeError(message)
         self.scene.step(dt)
         self.scene.write(self.buf)
-        self.js_buf.assign(self.buf)
         return self.scene.frame
 
     def buffer(self, which="frame"):
-        """The shared ``Float64Array`` of the current scene (a new one after each ``set_scene``),
-        or with ``which="terrain"`` the heights of the last ``terrain`` command."""
-        return self.js_terrain if which == "terrain" else self.js_buf
+        """The current scene's buffer, an ``array('d')`` (a new one after each ``set_scene``; the page
+        reads it through ``getBuffer``), or with ``which="terrain"`` the ``Float64Array`` of the
+        heights of the last ``terrain`` command."""
+        return self.js_terrain if which == "terrain" else self.buf
 
     def info(self):
         """The current scene's layout and the scene names."""
@@ -98,6 +102,11 @@ class Bridge:
             return json.dumps(health())
         elif name == "fail_next_frame":
             self.fault = str(args.get("message", "fault injected by ikDemo.injectFault"))
+        elif name == "grow_memory":
+            megabytes = args.get("megabytes")
+            if type(megabytes) is not int or not 1 <= megabytes <= 512:
+                raise ValueError(f"grow_memory takes megabytes, an integer in [1, 512], got {megabytes!r}")
+            bytearray(megabytes << 20)
         elif name != "state":
             raise ValueError(f"unknown command {name!r}")
         return json.dumps(self.scene.state())

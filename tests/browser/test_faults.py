@@ -202,3 +202,33 @@ def test_tab_hidden_and_shown(demo, site_server):
     demo.wait_frames(6)
     times = [now for now, _ in page.evaluate("__dts")[start:]]
     assert len(times) == len(set(times)), times
+
+
+def test_runtime_memory_grows_under_the_frame_view(demo, site_server):
+    """The page reads each frame where Python writes it, through a view of Pyodide's memory; Python
+    growing that memory empties the view, and the page takes it again: the same frame, then frames
+    that carry on."""
+    demo.open(site_server)
+    demo.wait_ready()
+    page = demo.page
+    page.evaluate("ikDemo.setScene('spider')")
+    demo.wait_frames(3)
+    # One task: no frame runs between the reads around the growth.
+    before, grown, after = page.evaluate("""() => {
+        const before = ikDemo.state();
+        const grown = ikDemo.growMemory(256);
+        return [before, grown, ikDemo.state()];
+    }""")
+    assert grown["after"] > grown["before"], grown
+    assert after["frame"] == before["frame"]
+    assert after["chains"] == before["chains"] and after["targets"] == before["targets"]
+    effectors = [c["effector"] for c in after["chains"]]
+    assert len(effectors) == 8 and all(math.isfinite(x) for e in effectors for x in e), effectors
+    # Frames carry on from the view taken again (and from the animation loop's, drawn).
+    assert page.evaluate("ikDemo.advance(60, 1 / 60, 1)")["nonfinite"] == 0
+    state = demo.wait_frames(2)
+    assert state["error"] is None and state["frame"] > before["frame"] + 60
+    moved = [c["effector"] for c in state["chains"]]
+    assert all(math.isfinite(x) for e in moved for x in e) and moved != effectors
+    with pytest.raises(Exception, match="megabytes"):
+        page.evaluate("ikDemo.growMemory(0)")

@@ -105,6 +105,16 @@ export function createApi(demo) {
     injectFault(message = "fault injected by ikDemo.injectFault") {
       demo.command("fail_next_frame", { message: String(message) });
     },
+    /**
+     * Fault injection, for tests of the frame view: Python allocates and frees `megabytes` MB, which grows
+     * the runtime's memory (it never shrinks) and so empties every view of it; the page takes its view of
+     * the frame again when it next reads it. Returns the runtime's memory size in bytes, before and after.
+     */
+    growMemory(megabytes) {
+      const before = demo.command("health", {}).wasm_bytes;
+      demo.command("grow_memory", { megabytes });
+      return { before, after: demo.command("health", {}).wasm_bytes };
+    },
     /** After the animation stopped on an error: a new copy of the scene, and the loop runs again. */
     restart: demo.restart,
     /**

@@ -49,7 +49,7 @@ const demo = {
   py: null,             // {step, command, buffer, info} from Python
   scenes: [],
   layout: null,         // the current scene's layout (Python's scene contract); its params are kept current
-  buf: null,            // the current scene's shared Float64Array
+  get buf() { return frameView(); },   // the current scene's frame: a Float64Array (see frameView)
   stage: null, view: null, overlay: null, handles: null,   // three.js: the stage, the scene's views, the gizmo
   limitsShown: false,
   frame: 0,             // Python's frame count
@@ -190,11 +190,12 @@ function frameBody(now) {
 
 /** One frame: Python steps by `dt` seconds; the views read the shared array; three.js renders if `render`. */
 function tick(dt, now, render) {
-  const { timing, buf } = demo;
+  const { timing } = demo;
   lastDt = dt;
   const t0 = performance.now();
   demo.frame = demo.py.step(dt);
   timing.addPython(performance.now() - t0);
+  const buf = demo.buf;  // after the step: it may have grown the runtime's memory (see frameView)
   toWorld(buf, demo.layout);
   timing.addFrame(now);
   demo.view.update(buf);
@@ -243,11 +244,38 @@ function advance(frames, dt, renderEvery) {
   return { frames, frame: demo.frame, python_ms: { median: times[frames >> 1], max: times[frames - 1] }, nonfinite };
 }
 
+// The current scene's frame, read where Python writes it: a Float64Array view of its array('d') in the
+// runtime's memory (Pyodide's getBuffer), so no frame is copied across the bridge. Growing that memory
+// (Python allocating) leaves every view of it empty; the view is then taken again.
+const frame = { pybuf: null, view: null };
+
+/** Take a view of the current scene's buffer (after a scene switch, or once the old view is empty). */
+function takeFrame() {
+  const proxy = demo.py.buffer();
+  let pybuf;
+  try {
+    pybuf = proxy.getBuffer("f64");
+  } finally {
+    proxy.destroy();
+  }
+  if (frame.pybuf) frame.pybuf.release();
+  frame.pybuf = pybuf;
+  frame.view = pybuf.data;
+  return frame.view;
+}
+
+/** The frame view, taken again if the memory under it grew (a scene's buffer is never empty). */
+function frameView() {
+  const view = frame.view;
+  return view === null || view.length > 0 ? view : takeFrame();
+}
+
 /** Build the views of the current scene (after loading, and after each scene switch). */
 function showScene(info) {
   const { py, stage } = demo;
   const layout = demo.layout = info.layout;
-  const buf = demo.buf = py.buffer();
+  takeFrame();
+  const buf = demo.buf;
   toWorld(buf, layout);
   if (demo.view) demo.view.dispose();
   if (demo.overlay) demo.overlay.dispose();

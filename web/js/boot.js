@@ -209,7 +209,7 @@ const attached = new Promise((resolve, reject) => {
 attached.catch(() => {});
 
 // Python calls this once its scene exists: step(dt) per frame, command(name, json) for changes,
-// buffer() for the current scene's shared Float64Array (buffer("terrain") for the terrain's heights),
+// buffer() for the current scene's frame buffer, read through getBuffer (buffer("terrain"): the terrain's heights),
 // and a JSON description of the scene.
 function attach(step, command, buffer, info) {
   if (failed) return;
