@@ -352,9 +352,10 @@ class Scene:
         self.frame += 1
         self.advance(dt)
         # On a timed frame, one clock reading a chain (each chain's time runs from the end of the one
-        # before: its own preparation, such as a spider leg's aim, counts as its own). A clock reading
-        # costs a few microseconds in Pyodide (a call out to JavaScript), a spider leg's solve about 40:
-        # timed every frame, the clock would take some 4% of the spider's. Its chains' times change
+        # before: its own preparation, such as a spider leg's aim, counts as its own). In Pyodide a clock
+        # reading is a call out to JavaScript, which after the idle gap of an animation frame costs
+        # far more than its microsecond back to back: in Chromium's animation loop, the spider's
+        # frame was some 15% longer with its eight legs timed every frame. The chains' times change
         # little from frame to frame, so they are read on one frame in timed_every; the race, whose
         # lanes race on time, sets it to 1.
         self._lap = time.perf_counter() if (self.frame - 1) % self.timed_every == 0 else False
