@@ -28,7 +28,7 @@ from .. import rotation as rot
 from ..constraints import BallSocket, Hinge
 from ..skeleton import Skeleton
 from .paths import Orbit
-from .scene import LINK, Limb, Scene, Target
+from .scene import Limb, Scene, Target
 
 SHOULDER = (0.0, 1.0, 0.0)
 UPPER, FOREARM, HAND = 0.55, 0.45, 0.15
@@ -54,7 +54,9 @@ class ArmScene(Scene):
                   BallSocket(cone_deg=70.0, twist_min_deg=-80.0, twist_max_deg=80.0)]
         bound = self.skeleton.add_chain("arm", "pedestal", ARM_POINTS, joints,
                                         node_names=["shoulder", "elbow", "wrist", "hand"])
-        self.arm = self.add_limb(Limb(bound, [0.06, 0.05, 0.035], [0.08, 0.065, 0.05, 0.03], target="target"))
+        # The pedestal is drawn as the arm's lead: from the pedestal node (the world's origin) to the shoulder.
+        self.arm = self.add_limb(Limb(bound, [0.06, 0.05, 0.035], [0.08, 0.065, 0.05, 0.03], target="target",
+                                      lead=0.09))
         self.path = Orbit(SHOULDER, r0=0.8 * REACH, r_amp=0.1 * REACH, r_freq=0.05, az0=0.1, az_amp=0.55,
                           az_freq=0.06, el0=0.05, el_amp=0.35, el_freq=0.09, el_phase=0.6)
         self.add_target(Target("target", self.path(0.0), orientation=rot.IDENTITY, path=self.path, radius=0.05))
@@ -74,11 +76,10 @@ class ArmScene(Scene):
     def solve(self):
         target = self.targets["target"]
         orientation = target.orientation if self.params["method"] in ORIENTING else None
+        # The pedestal node is the world's origin, unturned: world targets are in the arm's own frame
+        # already, and solved as such (local), they skip the turn into it and its second set of checks.
         self.solve_limb(self.arm, target.position, orientation=orientation,
-                        pole=self.targets["pole"].position)
-
-    def extra_bones(self):
-        return [((0.0, 0.0, 0.0), self.arm.bound.nodes[0].world_position, 0.09, LINK)]
+                        pole=self.targets["pole"].position, local=True)
 
     def extras(self):
         sol = self.arm.solution

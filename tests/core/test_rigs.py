@@ -400,3 +400,29 @@ def test_each_chain_times_its_own_share_of_the_frame(name):
     t0 = time.perf_counter()
     scene.solve_limb(limb, scene.limb_target(limb) or (0.0, 1.0, 0.0))
     assert 0.0 < limb.ms <= (time.perf_counter() - t0) * 1000.0
+
+
+def test_the_arm_stands_on_its_drawn_pedestal():
+    # The pedestal is the arm's lead bone: from the world's origin (the pedestal node) up to the shoulder,
+    # wherever the arm reaches. The node is the world's frame itself: the scene solves the arm for its
+    # world targets as local ones.
+    from ikcore.rigs.scene import LINK
+
+    scene = make_scene("arm")
+    pedestal = scene.arm.bound.parent
+    assert pedestal.name == "pedestal" and pedestal.parent is None
+    assert pedestal.world_position == (0.0, 0.0, 0.0) and pedestal.world_rotation == rot.IDENTITY
+    layout = scene.layout()
+    bones = layout["sections"]["bones"]
+    buf = scene.allocate()
+    (chain,) = layout["chains"]
+    first, count = chain["bones"]
+    assert count == 4 and bones["count"] == 4
+    for _ in range(30):
+        scene.step(1 / 60)
+        scene.write(buf)
+        to_world(buf, layout)
+        o = bones["offset"] + first * bones["stride"]
+        assert tuple(buf[o:o + 3]) == (0.0, 0.0, 0.0)
+        assert math.dist(buf[o + 3:o + 6], scene.arm.bound.nodes[0].world_position) <= 1e-12
+        assert tuple(buf[o + 6:o + 8]) == (0.09, LINK)
