@@ -1,8 +1,8 @@
 // The demo: waits for Python's bridge, runs the frame loop, draws, and exposes window.ikDemo.
 //
-// Per animation frame: one call into Python, step(dt), which solves the whole scene and fills the shared
-// Float64Array; toWorld (frames.js) puts each chain's records into the world; then the skeleton view reads
-// that array and three.js renders. Everything else (scene,
+// Per animation frame: one call into Python, step(dt), which solves the whole scene and fills its frame
+// buffer, read here through a Float64Array view of it (frameView); toWorld (frames.js) puts each chain's
+// records into the world; then the skeleton view reads that array and three.js renders. Everything else (scene,
 // method, parameters, targets) goes through command(name, json) when it changes. Python errors stop the
 // loop with the failure panel showing the traceback.
 //
