@@ -6,10 +6,11 @@ and writes the whole frame into the scene's ``array('d')`` (allocated once per
 scene). JavaScript reads that array where it lies, in the runtime's memory,
 through a ``Float64Array`` view of it (``buffer()`` hands the array over, the
 page takes the view with ``getBuffer``): nothing is copied and nothing crosses
-the bridge per frame but a number each way. Changes from the page arrive through ``command(name, args_json)`` as
-JSON text: numbers and names that the scene checks against fixed lists, never
-source code. Every command answers with JSON text (``pose`` with the current
-pose in :mod:`ikcore.pose`'s format, what the page's "Download pose" saves).
+the bridge per frame but a number each way. Changes from the page arrive
+through ``command(name, args_json)`` as JSON text: numbers and names that the
+scene checks against fixed lists, never source code. Every command answers with
+JSON text (``pose`` with the current pose in :mod:`ikcore.pose`'s format, what
+the page's "Download pose" saves).
 
 The buffer's layout is the scene contract of :mod:`ikcore.rigs.scene`. This file
 knows nothing of any scene: switching scenes makes a new one by name and a new
