@@ -290,6 +290,8 @@ def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, 
     distance = math.dist(root, target)
     if abs(far - eps) < 0.01 * eps or not chain.min_reach < distance < chain.reach or distance < 1e-3 * chain.reach:
         return  # on the edge of the test, or not a solve that runs the passes
+    if math.dist(tip, target) <= 1e-3 * chain.reach:
+        return  # the rest pose meets the target already (the default tolerance): no pass runs
     bent = []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_surgery, "bend", lambda *a, bend=_surgery.bend: bent.append(1) or bend(*a))
