@@ -471,8 +471,8 @@ class BoundChain:
             if orientation is not None:
                 orientation = rot.multiply(inv, orientation)
         chain = self.chain
-        last = self._judged
-        if start is None and last is not None and last[0] is chain and self._unchanged(last[1]):
+        last = None if start is not None else self._held_verdict()
+        if last is not None:
             # A warm start straight from the last verdict on this chain: unit and within the limits;
             # the settings are checked once for as long as the method and options stay the same.
             oriented = orientation is not None
@@ -590,6 +590,14 @@ class BoundChain:
         points = self.chain._settle(rotations, worlds)[1]
         self._computed = (rotations, (worlds, points))
         return worlds, points
+
+    def _held_verdict(self):
+        # The last verdict on the current chain (its _judged record) while the nodes still hold its
+        # rotations, else None: what a warm start starts from (solve, and a Tracker).
+        last = self._judged
+        if last is not None and last[0] is self.chain and self._unchanged(last[1]):
+            return last
+        return None
 
     def _unchanged(self, rotations):
         # Whether the nodes still hold these very rotation objects (nothing set them since): an

@@ -78,7 +78,6 @@ class Solution:
         self._positions = value
         self._frame = None
 
-
     @property
     def converged(self):
         """``status == "converged"``."""

@@ -57,9 +57,8 @@ class Tracker:
     def __call__(self, target):
         bound = self.bound
         settings = self._settings
-        last = bound._judged
-        if (self.local and last is not None and last[0] is settings.chain and bound.chain is settings.chain
-                and bound._unchanged(last[1])):
+        last = bound._held_verdict() if self.local else None
+        if last is not None and last[0] is settings.chain:
             solution = solve_warm(settings, target, None, self.pole, last[1], last[2])
             bound._adopt(solution, None)
             return solution
