@@ -81,7 +81,8 @@ from ..checks import check_choice, check_float, check_int_range, check_point, ch
 from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
-from ..solve import METHODS, solver_module
+from ..solvers import METHODS
+from ..solvers import method as method_module
 from .writer import FRAME_STRIDE, Writer
 
 #: Longest step (seconds) a frame may take.
@@ -330,7 +331,7 @@ class Scene:
     def method_options(self, method):
         """Options to pass for ``method``: damping where the method takes it."""
         opts = {}
-        if self.params["damping"] is not None and "damping" in solver_module(method).OPTIONS:
+        if self.params["damping"] is not None and "damping" in method_module(method).OPTIONS:
             opts["damping"] = self.params["damping"]
         return opts
 
@@ -373,8 +374,7 @@ class Scene:
     def solve(self):
         """Solve every limb for its target."""
         for limb in self.limbs:
-            target = self.targets[limb.target]
-            self.solve_limb(limb, target.position)
+            self.track(limb, self.targets[limb.target].position)
 
     def solve_limb(self, limb, target, orientation=None, pole=None, local=False, method=None, max_iterations=None,
                    start=None):
@@ -389,9 +389,9 @@ class Scene:
                                max_iterations=max_iterations or self.params["max_iterations"], **options)
         return self._solved(limb, sol, lap, t0)
 
-    def track(self, limb, target, pole=None, local=False):
+    def track(self, limb, target, orientation=None, pole=None, local=False):
         """:meth:`solve_limb` with the scene's own method and settings, through a
-        :class:`~ikcore.tracker.Tracker` kept on the limb (made again when the pole, ``local`` or
+        :class:`~ikcore.BoundTracker` kept on the limb (made again when the pole, ``local`` or
         the scene's parameters change): what a scene calls for each chain every frame."""
         lap = self._lap
         t0 = time.perf_counter() if lap is None else lap
@@ -400,7 +400,7 @@ class Scene:
             tracker = limb.tracker = limb.bound.tracker(
                 self.params["method"], pole=pole, local=local, tolerance=self.params["tolerance"] * limb.reach,
                 max_iterations=self.params["max_iterations"], **self._options)
-        return self._solved(limb, tracker(target), lap, t0)
+        return self._solved(limb, tracker(target, orientation), lap, t0)
 
     def _solved(self, limb, sol, lap, t0):
         # The chain's time (from t0: the lap, within step(); none on a frame not timed) and its solution.

@@ -273,7 +273,7 @@ class SpiderScene(Scene):
         self.body_y += (want - self.body_y) * w
         q = rot.multiply(rot.between((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
         x0, z0 = self.position
-        self.body._set((x0, self.body_y, z0), q)
+        self.body.set_local((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
         # The matrix is kept for the legs' aim and the drawn body (see _body_frame).
         m = rot.to_matrix(q)
@@ -283,7 +283,7 @@ class SpiderScene(Scene):
             if drop <= 1e-12:
                 break
             self.body_y -= drop
-            self.body._set((x0, self.body_y, z0), None)
+            self.body.set_local((x0, self.body_y, z0))
 
     def _needed_drop(self, m):
         """How far the body must come down for every planted foot to be within reach.
@@ -351,7 +351,7 @@ class SpiderScene(Scene):
         # The coxa turns by _yaw(base + yaw) = (w, 0, y, 0) at the hip: in the world, the body's rotation
         # times it (the product with the zero terms left out) at the body's position plus R hip.
         qw, qx, qy, qz = q
-        coxa._place((w, 0.0, y, 0.0),
+        coxa.place((w, 0.0, y, 0.0),
                     (bx + m0 * hx + m1 * hy + m2 * hz, by + m3 * hx + m4 * hy + m5 * hz,
                      bz + m6 * hx + m7 * hy + m8 * hz),
                     (qw * w - qy * y, qx * w - qz * y, qw * y + qy * w, qz * w + qx * y))
@@ -373,7 +373,7 @@ class SpiderScene(Scene):
         q, m = self._body_frame()
         clamp = self.params["constraints"]
         for leg, limb in zip(self._legs, self.limbs):
-            self.track(limb, self._aim_leg(leg, origin, q, m, clamp), POLE, True)
+            self.track(limb, self._aim_leg(leg, origin, q, m, clamp), None, POLE, True)
 
     def limb_target(self, limb):
         return self.targets[limb.target].position

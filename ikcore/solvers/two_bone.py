@@ -1,361 +1,223 @@
-"""The analytic two-bone solver: law of cosines, exact in one step.
+"""The analytic two-bone solver: the law of cosines, exact in one step, both elbow sides weighed.
 
 For bones of lengths ``l1``, ``l2`` and a target at distance ``d`` from the root,
-clamped into the reachable shell ``[|l1 - l2|, l1 + l2]``, the angle ``alpha``
-between the root-target line ``u`` and the upper bone is::
+clamped into the reachable shell ``[|l1 - l2|, l1 + l2]``, the triangle root -
+knee - tip fixes two angles:
 
-    cos(alpha) = (l1^2 + d^2 - l2^2) / (2 l1 d)
+- at the root, between the root-target line ``u`` and the upper bone:
+  ``cos(alpha) = (l1^2 + d^2 - l2^2) / (2 l1 d)``;
+- at the knee, between the two bones' directions:
+  ``cos(gamma) = (d^2 - l1^2 - l2^2) / (2 l1 l2)``.
 
-The knee goes to ``root + l1 (cos(alpha) u + sin(alpha) k)``, with ``k`` the unit
-bend direction normal to ``u``, and the tip to ``root + d u``. ``k`` is chosen,
-first that applies:
+What is left is the *swivel*: the triangle may turn about ``u``, and the knee
+may sit on either side of ``u`` (the two elbow sides: where the spheres about
+root and target meet, in the bend plane). The bend direction ``k`` (across ``u``)
+is chosen, first that applies: toward the ``pole``; the start pose's knee side;
+the rest pose's; any (deterministic).
 
-1. toward the ``pole`` (a world point): the bend plane holds root, target and
-   pole, the knee on the pole's side;
-2. the start pose's bend plane, its normal turned to hold ``u``, the knee on the
-   same side as before;
-3. for a straight start, toward where the upper bone pointed;
-4. the rest pose's bend plane; 5. any perpendicular of ``u`` (deterministic).
+**Candidates.** Each elbow side gives a pose:
 
-Out of reach the chain is stretched straight at the target (too far) or folded
-toward it (nearer than ``|l1 - l2|``). Each bone then turns by the shortest arc
-from its start direction (its twist kept), the lower bone in its parent's frame,
-so the knee turns as a hinge when the bend plane is kept. Joint limits are
-applied after; if they move the tip, the error says so (and the outcome is
-"stalled": the limits are a wall the closed form cannot pass).
+- a hinge knee takes the hinge angle that makes ``gamma`` (two solve it: the
+  two sides), clamped into its range; the upper bone then turns the tip onto
+  the target, a hinge hip by its clamped angle, any other hip by the rotation
+  whose swivel puts the knee toward ``k``: where the hip's limits forbid that
+  swivel, the nearest one they allow (:func:`_swivel_within`);
+- any other knee: the knee point goes to ``root + l1 (cos(alpha) u + sin(alpha) k)``
+  (or ``-k``), and each bone turns by the shortest arc from its start
+  direction (its twist kept), the lower bone in its parent's frame.
 
-A leg whose two joints are hinges about one axis, its rest points in the plane
-normal to that axis through the root, solved for a target and a pole in that
-plane (a spider's legs, frame after frame), takes the same steps on angles in the
-plane instead of 3D arcs (:func:`_planar`): the same pose to rounding, with no
-arc to build nor twist to take back out of it. Its points and world rotations
-come from the same clamped angles, and the verdict takes them (see
-:attr:`~ikcore.problem.Outcome.settled`) instead of forward kinematics.
+The limits apply to every candidate (:func:`ikcore.kinematics.settle`); the
+one that ends nearest the target wins, the preferred side on a tie. A
+candidate is never taken when it ends farther from the target than the start:
+then the start stays, and the solve is "stalled" (the limits are a wall the
+closed form cannot pass).
 
-No options. Convention: :mod:`ikcore.rotation`.
+Out of reach, every candidate is the chain stretched straight at the target
+(too far) or folded toward it (nearer than ``|l1 - l2|``). No options.
 """
 
 import math
 
 from .. import rotation as rot
-from ..chain import _hinge_rotation
 from ..errors import IKError
+from ..kinematics import arc, compose, settle, turn
+from ..plan import CUSTOM, BALL, HINGE
 from ..problem import Outcome
-from ..solve import verdict
-from ._per_chain import per_chain
+from ..vectors import across, add, cross, dot, madd, norm, scale, sub, unit
+from .fabrik.framed import signed_angle
 
 OPTIONS = {}
 MAX_ITERATIONS = 1
+POLE = True
+#: Swivels tried, evenly round the target line, when a hip's limits forbid the preferred one.
+SWIVELS = 72
 
 
-def check_problem(chain, options):
-    """Refuse chains that are not two bones (orientation targets are refused before: the
-    method is not one of :data:`ikcore.solve.ORIENTATION_METHODS`)."""
+def check_chain(chain):
+    """Refuse chains that are not two bones."""
     if chain.size != 2:
         raise IKError(f"method 'two_bone' needs a chain of exactly 2 bones, got {chain.size}")
 
 
-def _sub(a, b):
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+def run(problem, steps=None):
+    """Solve ``problem`` in closed form (one iteration); see the module docstring."""
+    chain, start = problem.chain, problem.start
+    triangle = Triangle(chain, problem.target, start, problem.pole)
+    best = None
+    for frames in triangle.candidates():
+        error = problem.error(frames)
+        if best is None or error < best[0] - 1e-12 * chain.reach:
+            best = (error, frames)
+    error, frames = best
+    stalled = not problem.met(frames)
+    if error > problem.start_error:
+        frames, error = start, problem.start_error
+    if steps is not None:
+        steps.two_bone(triangle, frames)
+    return Outcome(frames, 1, [problem.start_error, error], stalled)
 
 
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+class Triangle:
+    """The root - knee - tip triangle for a target (see the module docstring).
 
+    Attributes
+    ----------
+    u : (x, y, z)
+        Unit direction from the root to the target.
+    distance : float
+        The target's distance from the root, clamped into the reachable shell.
+    alpha, gamma : float
+        The angles at the root and between the bones' directions (radians).
+    side : (x, y, z)
+        The preferred bend direction ``k``, unit, across ``u``.
+    """
 
-def _across(v, u, eps):
-    """The unit part of ``v`` normal to unit ``u``, or None when it is (nearly) zero."""
-    t = v[0] * u[0] + v[1] * u[1] + v[2] * u[2]
-    x, y, z = v[0] - t * u[0], v[1] - t * u[1], v[2] - t * u[2]
-    n = math.sqrt(x * x + y * y + z * z)
-    if n <= eps:
-        return None
-    return (x / n, y / n, z / n)
-
-
-def _bend_direction(u, root, knee, tip, rest, pole, eps):
-    """The unit direction ``k`` normal to ``u`` that the knee bends toward (see module notes)."""
-    if pole is not None:
-        k = _across(_sub(pole, root), u, eps)
-        if k is not None:
-            return k
-    for a, b, c in ((root, knee, tip), rest):
-        normal = _across(_cross(_sub(b, a), _sub(c, a)), u, eps * eps)
-        if normal is not None:
-            return _cross(u, normal)
-        if b is knee:
-            k = _across(_sub(knee, root), u, eps)
-            if k is not None:
-                return k
-    return rot.perpendicular(u)
-
-
-def run(problem):
-    """Solve ``problem`` in closed form (one iteration)."""
-    chain = problem.chain
-    if problem.pole is not None and chain._hinges[0] is not None:
-        plane = _plane(chain)
-        if plane is not None:
-            outcome = _planar(problem, plane)
-            if outcome is not None:
-                return outcome
-    root = chain.points[0]
-    l1, l2 = chain.lengths
-    d0, d1 = chain.directions
-    q0, q1 = problem.start
-    _, knee, tip = _start_points(chain, problem.start, problem.frames)
-    target = problem.target
-    eps = 1e-9 * chain.reach
-
-    v = _sub(target, root)
-    d = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
-    if d > eps:
-        u = (v[0] / d, v[1] / d, v[2] / d)
-    else:
-        # Target at the root: any direction serves; keep the tip's, else one across the upper bone.
-        w = _sub(tip, root)
-        n = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])
-        u = (w[0] / n, w[1] / n, w[2] / n) if n > eps else rot.perpendicular(_sub(knee, root))
-    dc = min(max(d, abs(l1 - l2)), l1 + l2)
-    cos_a = (l1 * l1 + dc * dc - l2 * l2) / (2.0 * l1 * dc) if dc > eps else 0.0
-    cos_a = min(1.0, max(-1.0, cos_a))
-    sin_a = math.sqrt(1.0 - cos_a * cos_a)
-    k = _bend_direction(u, root, knee, tip, chain.points, problem.pole, eps)
-
-    b0 = (cos_a * u[0] + sin_a * k[0], cos_a * u[1] + sin_a * k[1], cos_a * u[2] + sin_a * k[2])
-    new_knee = (root[0] + l1 * b0[0], root[1] + l1 * b0[1], root[2] + l1 * b0[2])
-    new_tip = (root[0] + dc * u[0], root[1] + dc * u[1], root[2] + dc * u[2])
-    b1 = _sub(new_tip, new_knee)
-
-    # Shortest arcs from the start directions: the upper bone in the world, the lower in its parent's frame.
-    r0 = rot.normalize(rot.multiply(rot.between(rot.rotate(q0, d0), b0), q0))
-    lower = rot.rotate(rot.conjugate(r0), b1)
-    r1 = rot.normalize(rot.multiply(rot.between(rot.rotate(q1, d1), lower), q1))
-    # The verdict's own check (clamped to the limits, forward kinematics), done here: the error
-    # after the limits says whether they stopped the closed form, and the verdict takes it as is.
-    worlds = []
-    settled = chain._judge([r0, r1], worlds) if chain.limited else chain._settle([r0, r1], worlds)
-    return _outcome(problem, d, tip, settled, worlds)
-
-
-def _start_points(chain, start, frames):
-    """The start's three points: a warm start's verdict kept them (``frames``), else forward kinematics."""
-    return chain._forward(start) if frames is None else frames[1]
-
-
-def _outcome(problem, d, tip, settled, worlds):
-    """The closed form's :class:`~ikcore.problem.Outcome`: the verdict's ``settled`` pose (with its
-    world rotations ``worlds``) for a target at distance ``d`` from the root, the start's ``tip``."""
-    errors, stalled = _measured(problem.chain, problem.tolerance, problem.target, d, tip, settled[1])
-    return Outcome(settled[0], 1, errors, stalled, settled, worlds)
-
-
-def _measured(chain, tolerance, target, d, tip, points):
-    """The closed form's errors (the start's ``tip``, then the pose's ``points``) for a target at distance
-    ``d`` from the root, and whether it stalled. Only limits can keep the closed form from its best pose;
-    then progress is at a wall. (Within the tolerance it is not: the best pose is weighed only past it.)"""
-    error = math.dist(points[2], target)
-    stalled = False
-    if error > tolerance and chain.limited:
+    def __init__(self, chain, target, start, pole):
+        self.chain, self.start = chain, start
+        root = chain.points[0]
         l1, l2 = chain.lengths
-        stalled = error > max(d - (l1 + l2), abs(l1 - l2) - d, 0.0) + 1e-9 * chain.reach
-    return [math.dist(tip, target), error], stalled
+        eps = 1e-9 * chain.reach
+        v = sub(target, root)
+        d = norm(v)
+        if d > eps:
+            self.u = scale(v, 1.0 / d)
+        else:
+            # Target at the root: any direction serves; keep the tip's.
+            tip = sub(start.points[2], root)
+            self.u = unit(tip) if norm(tip) > eps else rot.perpendicular(sub(start.points[1], root))
+        self.distance = dc = min(max(d, abs(l1 - l2)), l1 + l2)
+        self.alpha = math.acos(_clip((l1 * l1 + dc * dc - l2 * l2) / (2.0 * l1 * dc))) if dc > eps else 0.0
+        self.gamma = math.acos(_clip((dc * dc - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)))
+        self.side = self._side(chain, start, pole, eps)
+
+    def _side(self, chain, start, pole, eps):
+        root, u = chain.points[0], self.u
+        for point in ([] if pole is None else [pole]) + [start.points[1], chain.points[1]]:
+            k = across(sub(point, root), u)
+            if norm(k) > eps:
+                return unit(k)
+        for plane in (start.points, chain.points):
+            normal = across(cross(sub(plane[1], plane[0]), sub(plane[2], plane[0])), u)
+            if norm(normal) > eps * eps:
+                return unit(cross(u, normal))
+        return rot.perpendicular(u)
+
+    def candidates(self):
+        """The settled poses of both elbow sides, the preferred first (see the module docstring)."""
+        knee = self.chain.plan.joints[1]
+        if knee.kind == HINGE:
+            return [settle(self.chain, r) for r in self._hinge_knee(knee.constraint)]
+        return [settle(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
+
+    def _arcs(self, side):
+        """Rotations putting the knee toward ``side``, each bone turned by the shortest arc from its
+        start direction (the lower one in its parent's frame)."""
+        chain, start = self.chain, self.start
+        root = chain.points[0]
+        l1 = chain.lengths[0]
+        b0 = add(scale(self.u, math.cos(self.alpha)), scale(side, math.sin(self.alpha)))
+        knee = madd(root, b0, l1)
+        tip = madd(root, self.u, self.distance)
+        q0, q1 = start.rotations
+        d0, d1 = chain.directions
+        r0 = rot.normalize(compose(arc(turn(start.worlds[0], d0), b0), q0))
+        lower = turn(rot.conjugate(r0), unit(sub(tip, knee)))
+        r1 = rot.normalize(compose(arc(turn(q1, d1), lower), q1))
+        return [r0, r1]
+
+    def _hinge_knee(self, hinge):
+        """Rotations for each hinge angle that makes the knee's angle (both sides), each clamped,
+        the tip then turned onto the target by the hip."""
+        chain = self.chain
+        d0, d1 = chain.directions
+        l1, l2 = chain.lengths
+        a = hinge.axis
+        # d0 . rot(a, theta) d1 = A + B cos(theta - phi): solve for cos(gamma).
+        across0, across1 = across(d0, a), across(d1, a)
+        A = dot(d0, a) * dot(d1, a)
+        phi = math.atan2(dot(d0, cross(a, across1)), dot(across0, across1))
+        B = norm(across0) * norm(across1)
+        spread = math.acos(_clip((math.cos(self.gamma) - A) / B)) if B > 1e-12 else 0.0
+        out = []
+        for theta in (phi + spread, phi - spread):
+            q1 = hinge.rotation(theta)
+            q0 = self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0)
+            out.append([q0, q1])
+        # The knee on the preferred side first (it wins a tie).
+        return sorted(out, key=lambda r: dot(turn(r[0], d0), self.side) < 0.0)
+
+    def _hip(self, reach_, d0):
+        """The hip's rotation that turns the local tip vector ``reach_`` onto ``u``, the knee toward
+        the preferred side as far as the hip's limits allow."""
+        chain, u = self.chain, self.u
+        hip = chain.plan.joints[0]
+        if hip.kind == HINGE:
+            return hip.constraint.rotation(signed_angle(hip.axis, reach_, u))
+        base = arc(unit(reach_), u)
+        # The swivel about u that puts the knee (bone 0's direction) toward the preferred side.
+        preferred = signed_angle(u, turn(base, d0), self.side)
+        swivel = _swivel_within(hip, base, u, preferred) if hip.kind in (BALL, CUSTOM) else preferred
+        return compose(rot.from_axis_angle(u, swivel), base)
 
 
-def warm(settings):
-    """For a planar leg (see the module notes), the warm solve of ``settings``' chain without the
-    Problem and Outcome; ``None`` for any other chain.
+def _swivel_within(hip, base, u, preferred):
+    """The swivel about ``u`` nearest ``preferred`` whose hip rotation the hip's limits allow.
 
-    It is ``solve(target, pole, start, frames)``, for what :func:`ikcore.solve.solve_warm` passes on
-    (a plain target and pole, the unchanged rotations of the chain's last verdict and their
-    frames), and returns the Solution that the planar steps and the verdict give, bit for bit;
-    ``None`` where the planar steps do not apply (the caller then takes the usual path).
+    The preferred swivel when allowed; else :data:`SWIVELS` swivels round the
+    circle are tried. Of the allowed ones, the nearest to ``preferred`` is moved
+    toward it up to the limits' edge (bisection); with none allowed, the least
+    violating one is refined to the least violation near it.
     """
-    chain = settings.chain
-    plane = None if chain._hinges[0] is None else _plane(chain)
-    if plane is None:
-        return None
-    tolerance = settings.tolerance
+    def violation(s):
+        return hip.constraint.violation(compose(rot.from_axis_angle(u, s), base), hip.bone)
 
-    def solve(target, pole, start, frames):
-        if pole is None:
-            return None
-        pose = _planar_pose(plane, chain, target, pole, start)
-        if pose is None:
-            return None
-        d, rotations, points, last = pose
-        errors, stalled = _measured(chain, tolerance, target, d, _start_points(chain, start, frames)[2], points)
-        return verdict(chain, target, tolerance, "two_bone", rotations, points, 1, errors, stalled,
-                       [rotations[0], last])
-
-    return solve
-
-
-# -- planar legs ------------------------------------------------------------------------------
-
-#: How far (a fraction of the reach) a point may lie off a leg's plane and still count as in it:
-#: rounding only, so the planar pose is the 3D one to rounding.
-_IN_PLANE = 1e-12
-#: Sine below which a bone's turn counts as a half turn: there the 3D arc may take another axis
-#: than the hinges', and only the general path says what the limits make of it.
-_HALF_TURN = 1e-6
-
-def _plane_of(chain):
-    """The leg's plane when both joints are hinges about one unit axis ``a`` and both bones lie
-    across it, else ``None``: what :func:`_planar_pose` takes from the chain, worked out once, as
-    one flat tuple (one unpacking a solve), in this order:
-
-    - ``a``, ``e1`` the first bone's rest direction and ``e2 = a x e1`` (angles about ``a`` are
-      measured from ``e1``), three floats each;
-    - ``(cos, sin)`` of ``d1``'s angle, then that angle;
-    - the in-plane and at-the-root distances and the bones' lengths as the law of cosines takes
-      them (the same floats it would compute);
-    - ``i``, where ``a``'s largest component is in a quaternion (1 to 3), and ``a_i`` that component;
-    - each joint's limits as the bounds ``lo <= t <= hi`` of angles it takes as they are (within
-      its range and within a half turn: ``[-pi, pi]`` for a full circle);
-    - each rest bone ``v`` split for a turn by ``t`` about ``a`` (Rodrigues:
-      ``R v = (a.v) a + cos(t) (v - (a.v) a) + sin(t) a x v``) into its parts along ``a`` (the
-      first one plus the root), across ``a`` and ``a x v``, three floats each;
-    - last, ``[pole, (p, q)]``: the last pole found in the plane with its coordinates there (a leg
-      is solved frame after frame with the same pole, a tuple, which does not change).
-    """
-    h0, h1 = chain._hinges
-    if h0 is None or h1 is None or chain.joints[0].axis != chain.joints[1].axis:
-        return None
-    a = chain.joints[0].axis
-    d0, d1 = chain.directions
-    if max(abs(d[0] * a[0] + d[1] * a[1] + d[2] * a[2]) for d in (d0, d1)) > _IN_PLANE:
-        return None
-    e1 = _across(d0, a, 0.0)
-    e2 = _cross(a, e1)
-    x, y = d1[0] * e1[0] + d1[1] * e1[1] + d1[2] * e1[2], d1[0] * e2[0] + d1[1] * e2[1] + d1[2] * e2[2]
-    n = math.hypot(x, y)
-    l1, l2 = chain.lengths
-    sizes = (_IN_PLANE * chain.reach, 1e-9 * chain.reach, l1, l1 * l1, l2 * l2, 2.0 * l1, abs(l1 - l2), l1 + l2)
-    i = max(range(3), key=lambda i: abs(a[i]))
-    limits = []
-    for _, _, _, _, lo, hi, full in (h0, h1):
-        limits += (-math.pi, math.pi) if full else (lo, hi)
-    bones = []
-    for v in chain.offsets:
-        t = v[0] * a[0] + v[1] * a[1] + v[2] * a[2]
-        bones += [(t * a[0], t * a[1], t * a[2]), (v[0] - t * a[0], v[1] - t * a[1], v[2] - t * a[2]), _cross(a, v)]
-    root = chain.points[0]
-    bones[0] = (root[0] + bones[0][0], root[1] + bones[0][1], root[2] + bones[0][2])
-    return (*a, *e1, *e2, x / n, y / n, math.atan2(y, x), *sizes, i + 1, a[i], *limits,
-            *(c for bone in bones for c in bone), [None, None])
+    if violation(preferred) <= 1e-12:
+        return preferred
+    step = 2.0 * math.pi / SWIVELS
+    # Offsets from the preferred swivel, nearest first.
+    offsets = sorted((k * step for k in range(-SWIVELS // 2 + 1, SWIVELS // 2 + 1) if k), key=abs)
+    for offset in offsets:
+        if violation(preferred + offset) <= 1e-12:
+            # Allowed: bisect toward the preferred swivel, to the edge of what is allowed.
+            inside, outside = offset, offset - math.copysign(step, offset)
+            for _ in range(30):
+                mid = 0.5 * (inside + outside)
+                if violation(preferred + mid) <= 1e-12:
+                    inside = mid
+                else:
+                    outside = mid
+            return preferred + inside
+    # Nothing allowed: the least violation, refined by golden-section search about the best try.
+    best = min(offsets, key=lambda o: violation(preferred + o))
+    low, high = best - step, best + step
+    for _ in range(40):
+        a, b = low + 0.382 * (high - low), low + 0.618 * (high - low)
+        if violation(preferred + a) <= violation(preferred + b):
+            high = b
+        else:
+            low = a
+    return preferred + 0.5 * (low + high)
 
 
-_plane = per_chain(_plane_of)
-
-
-def _planar(problem, plane):
-    """:func:`run`'s steps in the leg's plane (see the module notes); ``None`` where they would
-    not give its pose (see :func:`_planar_pose`)."""
-    chain = problem.chain
-    pose = _planar_pose(plane, chain, problem.target, problem.pole, problem.start)
-    if pose is None:
-        return None
-    d, rotations, points, last = pose
-    return _outcome(problem, d, _start_points(chain, problem.start, problem.frames)[2], (rotations, points, last),
-                    [rotations[0], last])
-
-
-def _planar_pose(plane, chain, target, pole, start):
-    """The planar steps' pose for ``target`` with ``pole`` from ``start``: ``(d, rotations, points,
-    last)``, ``d`` the target's distance from the root and the rest as an outcome's ``settled``
-    (``last`` the lower bone's world rotation); ``None`` where the steps would not give the 3D
-    pose: the target or pole off the plane, the target at the root, the pole on the root-target
-    line, or a bone turning by about a half turn."""
-    (ax, ay, az, e1x, e1y, e1z, e2x, e2y, e2z, c1, s1, t1, off, eps, l1, l1l1, l2l2, l1x2, shortest, longest,
-     i, ai, lo0, hi0, lo1, hi1, kx, ky, kz, m0x, m0y, m0z, n0x, n0y, n0z, zx, zy, zz, m1x, m1y, m1z, n1x, n1y, n1z,
-     known) = plane
-    root = chain.points[0]
-    rx, ry, rz = root
-    tx, ty, tz = target
-    tx, ty, tz = tx - rx, ty - ry, tz - rz
-    # |t.a| > off, as comparisons (abs is a call).
-    v = tx * ax + ty * ay + tz * az
-    if v > off or v < -off:
-        return None
-    # The target (x, y) and pole (p, q) in the plane's coordinates.
-    x, y = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z
-    if pole is known[0]:
-        p, q = known[1]
-    else:
-        px, py, pz = pole
-        px, py, pz = px - rx, py - ry, pz - rz
-        v = px * ax + py * ay + pz * az
-        if v > off or v < -off:
-            return None
-        p, q = known[1] = px * e1x + py * e1y + pz * e1z, px * e2x + py * e2y + pz * e2z
-        known[0] = pole
-    d = math.hypot(x, y)
-    if d <= eps:
-        return None
-    ux, uy = x / d, y / d
-    # The pole's part across u, signed: the knee bends to its side.
-    side = ux * q - uy * p
-    if -eps <= side <= eps:
-        return None
-    # run's clamps (min, max) as comparisons: the same floats, without the calls.
-    dc = shortest if shortest > d else d
-    if longest < dc:
-        dc = longest
-    cos_a = (l1l1 + dc * dc - l2l2) / (l1x2 * dc) if dc > eps else 0.0
-    if not cos_a > -1.0:
-        cos_a = -1.0
-    elif not cos_a < 1.0:
-        cos_a = 1.0
-    sin_a = math.sqrt(1.0 - cos_a * cos_a)
-    if side < 0.0:
-        sin_a = -sin_a
-    # Upper bone b0 = cos(alpha) u + sin(alpha) k, k = u turned a quarter about a, toward the pole.
-    b0x, b0y = cos_a * ux - sin_a * uy, cos_a * uy + sin_a * ux
-    # Lower bone, tip minus knee, then in the upper bone's frame (turned back by b0's angle).
-    wx, wy = dc * ux - l1 * b0x, dc * uy - l1 * b0y
-    lx, ly = b0x * wx + b0y * wy, b0x * wy - b0y * wx
-    q0, q1 = start
-    # Each bone's start direction, (cos, sin) of its angle: a hinge rotation by t is
-    # (cos t/2, a sin t/2), so cos t = w^2 - s^2 and sin t = 2 w s (s read off a's largest
-    # component: a start within the limits is a turn about a).
-    w, s = q0[0], q0[i] / ai
-    cx, sx = w * w - s * s, 2.0 * w * s
-    if cx * b0x + sx * b0y < 0.0 and abs(cx * b0y - sx * b0x) < _HALF_TURN:
-        return None
-    w, s = q1[0], q1[i] / ai
-    cx, sx = w * w - s * s, 2.0 * w * s
-    # The lower bone's start direction in the upper bone's frame: d1's angle plus joint 1's.
-    cx, sx = cx * c1 - sx * s1, sx * c1 + cx * s1
-    if cx * lx + sx * ly < 0.0 and abs(cx * ly - sx * lx) < _HALF_TURN * math.hypot(lx, ly):
-        return None
-    # Each joint's angle, clamped into its limits: taken as it is where it lies within them (the
-    # rotation's half angle straight from it), else by _hinge_rotation (a, or the nearer limit).
-    # Then the world rotations, about a too: the upper bone's is r0, the lower bone's turns by both
-    # angles (the product of the halves).
-    t = math.atan2(b0y, b0x)
-    if lo0 <= t <= hi0:
-        c, s = math.cos(0.5 * t), math.sin(0.5 * t)
-        r0 = (c, ax * s, ay * s, az * s)
-    else:
-        r0 = _hinge_rotation(chain._hinges[0], t)
-        c, s = r0[0], r0[i] / ai
-    t = math.atan2(ly, lx) - t1
-    if lo1 <= t <= hi1:
-        w, v = math.cos(0.5 * t), math.sin(0.5 * t)
-        r1 = (w, ax * v, ay * v, az * v)
-    else:
-        r1 = _hinge_rotation(chain._hinges[1], t)
-        w, v = r1[0], r1[i] / ai
-    w, v = c * w - s * v, s * w + c * v
-    # The verdict's pose, vouched for (Outcome.settled) instead of its forward kinematics: each
-    # bone's rest vector turns by its world angle (Rodrigues).
-    cx, sx = c * c - s * s, 2.0 * c * s
-    kx += cx * m0x + sx * n0x
-    ky += cx * m0y + sx * n0y
-    kz += cx * m0z + sx * n0z
-    cx, sx = w * w - v * v, 2.0 * w * v
-    last = (w, v * ax, v * ay, v * az)
-    points = [root, (kx, ky, kz), (kx + zx + cx * m1x + sx * n1x, ky + zy + cx * m1y + sx * n1y,
-                                   kz + zz + cx * m1z + sx * n1z)]
-    return d, [r0, r1], points, last
+def _clip(c):
+    return min(1.0, max(-1.0, c))

@@ -1,0 +1,141 @@
+"""What the solvers derive from a chain once: its joints sorted by kind, and layouts per method.
+
+A :class:`~ikcore.chain.Chain` never changes, so everything a solver would
+otherwise work out on each call (which joints are hinges and about which axis,
+whether the chain moves in one plane, a method's own layout of the chain) is
+worked out at the chain's first solve and kept on it, as ``chain.plan``.
+
+Joint limits reach the solvers through :attr:`Plan.clamps`: the built-in
+constraints' own ``clamp``, or, for a user's :class:`~ikcore.Constraint`
+subclass, a wrapper that checks what it returns and names the joint when it
+fails, so that a faulty joint gives an :class:`~ikcore.IKError`, never a NaN
+that a loop would chase forever.
+"""
+
+from math import isfinite, pi, sqrt
+
+from .constraints import BallSocket, Hinge
+from .errors import IKError
+
+FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
+
+
+class Joint:
+    """One joint as the solvers see it.
+
+    Attributes
+    ----------
+    index : int
+    kind : str
+        ``"free"`` (no limits, also a ball joint that limits nothing),
+        ``"hinge"``, ``"ball"`` (a :class:`~ikcore.BallSocket`) or
+        ``"custom"`` (any other :class:`~ikcore.Constraint`).
+    constraint : Constraint or None
+    bone : (x, y, z)
+        The rest direction of the joint's bone.
+    axis : (x, y, z) or None
+        A hinge's unit axis, in the parent's frame.
+    range : AngleRange or None
+        A hinge's range, or a ball joint's twist range.
+    cone : float
+        A ball joint's largest swing (:attr:`~ikcore.BallSocket.swing_limit`), radians; pi otherwise.
+    clamp : callable or None
+        ``clamp(q, bone)``: the nearest allowed rotation (``None`` for a free joint).
+    """
+
+    __slots__ = ("index", "kind", "constraint", "bone", "axis", "range", "cone", "clamp")
+
+    def __init__(self, index, constraint, bone):
+        self.index = index
+        self.constraint = constraint
+        self.bone = bone
+        self.axis = None
+        self.range = None
+        self.cone = pi
+        if constraint is None or (type(constraint) is BallSocket and constraint.free):
+            self.kind, self.clamp = FREE, None
+        elif type(constraint) is Hinge:
+            self.kind, self.clamp = HINGE, constraint.clamp
+            self.axis, self.range = constraint.axis, constraint.range
+        elif type(constraint) is BallSocket:
+            self.kind, self.clamp = BALL, constraint.clamp
+            self.range, self.cone = constraint.twist, constraint.swing_limit
+        else:
+            self.kind, self.clamp = CUSTOM, checked_clamp(constraint, index)
+
+    def __repr__(self):
+        return f"Joint({self.index}, {self.kind})"
+
+
+def checked_clamp(constraint, index):
+    """``constraint.clamp`` for a user's constraint, checked: a unit quaternion back, or an
+    :class:`~ikcore.IKError` naming joint ``index``."""
+
+    def clamp(q, bone):
+        try:
+            out = constraint.clamp(q, bone)
+            w, x, y, z = (float(c) for c in out)
+        except IKError:
+            raise
+        except Exception as exc:
+            raise IKError(f"joint {index}'s constraint {constraint!r} failed on {q!r}: {exc!r}") from exc
+        n = sqrt(w * w + x * x + y * y + z * z)
+        if not (n > 1e-12 and isfinite(n)):
+            raise IKError(f"joint {index}'s constraint {constraint!r} returned {out!r} for {q!r}: "
+                          f"not a finite non-zero quaternion")
+        return (w / n, x / n, y / n, z / n)
+
+    return clamp
+
+
+class Plan:
+    """A chain's joints and layouts, worked out once (see the module docstring).
+
+    Attributes
+    ----------
+    joints : tuple of Joint
+    clamps : tuple
+        Per joint, ``clamp(q, bone)`` or ``None`` (see :class:`Joint`).
+    free : bool
+        No joint limits anything.
+    hinges : bool
+        Every joint is a hinge.
+    plane : (x, y, z) or None
+        The common axis when every joint is a hinge about one axis and every
+        rest bone lies across it: every pose then lies in the plane through
+        the root normal to it.
+    """
+
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_layouts")
+
+    def __init__(self, chain):
+        self.chain = chain
+        self.joints = tuple(Joint(i, c, d) for i, (c, d) in enumerate(zip(chain.joints, chain.directions)))
+        self.clamps = tuple(j.clamp for j in self.joints)
+        self.free = all(j.kind == FREE for j in self.joints)
+        self.hinges = all(j.kind == HINGE for j in self.joints)
+        self.plane = _plane(self.joints, chain.directions) if self.hinges else None
+        self._layouts = {}
+
+    def clamp(self, rotations):
+        """``rotations`` with each joint's limits applied."""
+        return [q if clamp is None else clamp(q, d)
+                for q, clamp, d in zip(rotations, self.clamps, self.chain.directions)]
+
+    def layout(self, build):
+        """``build(chain)``, worked out at the first call and kept: a method's own layout of the
+        chain (``build`` is a module-level function, the key)."""
+        try:
+            return self._layouts[build]
+        except KeyError:
+            found = self._layouts[build] = build(self.chain)
+            return found
+
+
+def _plane(joints, directions):
+    ax, ay, az = joints[0].axis
+    for joint, (dx, dy, dz) in zip(joints, directions):
+        bx, by, bz = joint.axis
+        if abs(bx - ax) + abs(by - ay) + abs(bz - az) > 1e-12 or abs(dx * ax + dy * ay + dz * az) > 1e-12:
+            return None
+    return (ax, ay, az)

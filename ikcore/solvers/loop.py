@@ -1,0 +1,103 @@
+"""The iteration loop that CCD, FABRIK and the Jacobian methods share.
+
+Each iterative method describes one iteration of its algorithm as a *search*
+object, and :func:`iterate` runs it::
+
+    repeat up to max_iterations times:
+        search.step(k)                      # one iteration of the algorithm
+        keep the pose if it is the best so far
+        stop if it meets the target         # measured as the verdict measures it
+        restart near the best pose if progress has stalled (give up when restarts stop paying)
+
+A search has an ``error`` (the effector's distance to the target, as the
+method measures it while iterating), ``stuck`` (True when its last step found
+no move at all: a stall at once), optionally ``watch`` (its own ``window`` or
+``horizon`` for the :class:`~.restarts.StallWatch`) and four methods:
+
+``step(iteration)``
+    One iteration of the algorithm; updates ``error``.
+``keep()``
+    A copy of the current pose, in whatever form the method works on.
+``settle(kept)``
+    The :class:`~ikcore.kinematics.Frames` of a kept pose (``None``: the
+    problem's start), made unit, within the limits and through forward
+    kinematics (:func:`ikcore.kinematics.settle`).
+``restart(kept, rng)``
+    Start again near a kept pose (``None``: the start); False when the method
+    will not restart (then the solve is stalled).
+
+"Met" is decided on the settled pose, by :meth:`ikcore.problem.Problem.met`,
+the very test the verdict applies: a solve that stops because it met the
+target is "converged", whatever rounding the method's own bookkeeping carries.
+"""
+
+from .restarts import StallWatch, generator, watch_settings
+
+
+class Result:
+    """What :func:`iterate` found.
+
+    Attributes
+    ----------
+    kept : object or None
+        The best pose, as ``search.keep()`` gave it (``None``: the start).
+    frames : Frames or None
+        Its settled pose when it met the target (else ``None``: settle ``kept``).
+    iterations : int
+    errors : list of float
+        The start's error, then one per iteration.
+    stalled : bool
+        The loop gave up because progress stalled.
+    """
+
+    __slots__ = ("kept", "frames", "iterations", "errors", "stalled")
+
+    def __init__(self, kept, frames, iterations, errors, stalled):
+        self.kept = kept
+        self.frames = frames
+        self.iterations = iterations
+        self.errors = errors
+        self.stalled = stalled
+
+
+def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None):
+    """Run ``search`` (see the module docstring) for ``problem``.
+
+    ``rate`` and ``patience`` tune the :class:`~.restarts.StallWatch` (its window
+    and horizon come from :func:`~.restarts.watch_settings`);
+    ``max_restarts`` caps the restarts (``None``: no cap). ``budget`` is the
+    number of iterations (default ``problem.max_iterations``); ``errors`` an
+    error history to go on from (default: the start's error alone).
+    """
+    budget = problem.max_iterations if budget is None else budget
+    errors = [problem.start_error] if errors is None else errors
+    if problem.met(problem.start):
+        return Result(None, problem.start, 0, errors, False)
+    best_error, kept = errors[-1], None
+    goal = problem.tolerance
+    watch = StallWatch(search.error, goal, budget, rate=rate, patience=patience,
+                       **{**watch_settings(problem), **getattr(search, "watch", {})})
+    rng = None
+    restarts = 0
+    iterations = 0
+    while iterations < budget:
+        iterations += 1
+        search.step(iterations)
+        error = search.error
+        errors.append(error)
+        if error < best_error:
+            best_error, kept = error, search.keep()
+            if error <= goal:
+                frames = search.settle(kept)
+                if problem.met(frames):
+                    return Result(kept, frames, iterations, errors, False)
+                # Rounding between the method's measure and the settled pose left it just out: aim lower.
+                goal = watch.goal = 0.5 * error
+        if watch.update(error, search.stuck):
+            if watch.hopeless or restarts == max_restarts:
+                return Result(kept, None, iterations, errors, True)
+            rng = rng or generator()
+            if not search.restart(kept, rng):
+                return Result(kept, None, iterations, errors, True)
+            restarts += 1
+    return Result(kept, None, iterations, errors, False)
