@@ -1,15 +1,19 @@
 """``solve_batch``: K copies of one chain against K targets (spider legs, crowds).
 
 Every copy is solved as :func:`ikcore.solve` solves it, with the settings
-checked once for the whole batch. The results come back together, as a
+checked once for the whole batch. Planar legs under ``two_bone`` (two hinges
+about one axis: :mod:`ikcore.solvers.two_bone.planar`) are solved all at once
+over flat arrays, with the same results. The results come back together, as a
 :class:`BatchSolution`: arrays with numpy (imported on the first batch, never
 with ikcore), lists without it.
 """
 
-from .checks import check_point, check_rotations
+from .checks import check_rotations
 from .errors import IKError
-from .problem import check_request, check_settings
-from .solution import CONVERGED, verdict
+from .kinematics import settle
+from .problem import check_request, check_settings, check_target
+from .solution import CONVERGED, STATUSES, verdict
+from .solvers.two_bone.planar import Legs, planar_leg
 
 # numpy is optional and imported on the first batch: None when it is missing.
 _UNSET = object()
@@ -77,7 +81,8 @@ class BatchSolution:
         return f"BatchSolution(method={self.method!r}, chains={len(self)}, {counts})"
 
 
-def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None, max_iterations=None, **options):
+def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tolerance=None, max_iterations=None,
+                **options):
     """Solve K copies of ``chain``: copy ``k`` reaches for ``targets[k]``.
 
     Parameters
@@ -89,6 +94,8 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
     starts : sequence of K lists of N (w, x, y, z), or an array (K, N, 4), optional
         Each copy's start rotations (default: the rest pose); pass the previous
         result's ``rotations`` to track moving targets.
+    poles : (x, y, z), or a sequence of K of them, optional
+        One pole for every copy, or one each (see :func:`ikcore.solve`).
     tolerance, max_iterations, **options
         As in :func:`ikcore.solve`, the same for every copy.
 
@@ -100,21 +107,63 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, tolerance=None,
     Raises
     ------
     IKError
-        For every invalid input, naming it (``targets[k]``, ``starts[k]``, ...).
+        For every invalid input, naming it (``targets[k]``, ``starts[k]``, ``poles[k]``, ...).
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations, **options)
     targets = _list_of(targets, "targets", "a sequence of (x, y, z) points")
-    targets = [check_point(t, f"targets[{k}]") for k, t in enumerate(targets)]
+    targets = [check_target(chain, t, f"targets[{k}]") for k, t in enumerate(targets)]
+    count = len(targets)
+    poles = _poles(chain, poles, count)
     if starts is None:
-        starts = [None] * len(targets)
+        starts = [None] * count
     else:
-        starts = _list_of(starts, "starts", f"a sequence of {len(targets)} rotation lists")
-        if len(starts) != len(targets):
-            raise IKError(f"starts must hold {len(targets)} rotation lists (one per target), got {len(starts)}")
+        starts = _list_of(starts, "starts", f"a sequence of {count} rotation lists")
+        if len(starts) != count:
+            raise IKError(f"starts must hold {count} rotation lists (one per target), got {len(starts)}")
         starts = [check_rotations(s, chain.size, f"starts[{k}]") for k, s in enumerate(starts)]
+    leg = planar_leg(chain) if method == "two_bone" else None
+    if leg is not None:
+        return _planar_legs(leg, settings, targets, poles, starts)
     solutions = [verdict(problem, settings.module.run(problem))
-                 for problem in (check_request(settings, t, s) for t, s in zip(targets, starts))]
-    return _gathered(chain, solutions, settings)
+                 for problem in (check_request(settings, t, s, pole=p) for t, s, p in zip(targets, starts, poles))]
+    return _gathered(chain, [(s.positions, s.rotations, s.status, s.iterations, s.error) for s in solutions],
+                     settings)
+
+
+def _poles(chain, poles, count):
+    """``poles`` as one checked pole (or ``None``) per copy."""
+    if poles is None:
+        return [None] * count
+    items = _list_of(poles, "poles", "a point or a sequence of points")
+    if len(items) == 3 and not any(isinstance(p, (list, tuple)) for p in items):
+        return [check_target(chain, items, "poles")] * count
+    if len(items) != count:
+        raise IKError(f"poles must be one point or {count} points (one per target), got {len(items)}")
+    return [check_target(chain, p, f"poles[{k}]") for k, p in enumerate(items)]
+
+
+def _planar_legs(leg, settings, targets, poles, starts):
+    """The batch of planar legs, all at once (:meth:`~ikcore.solvers.two_bone.planar.PlanarLeg.solve`)."""
+    chain, count = settings.chain, len(targets)
+    hip, knee = (j.constraint for j in chain.plan.joints)
+    t0s, t1s = [0.0] * count, [0.0] * count
+    for k, start in enumerate(starts):
+        if start is not None:
+            rotations = settle(chain, start).rotations
+            t0s[k], t1s[k] = hip.angle(rotations[0]), knee.angle(rotations[1])
+        else:
+            t0s[k], t1s[k] = hip.range.clamp(0.0), knee.range.clamp(0.0)
+    out = Legs(count)
+    flat_poles = None if poles[0] is None else tuple(list(c) for c in zip(*poles))
+    if count:
+        leg.solve(count, tuple(list(c) for c in zip(*targets)), flat_poles, (t0s, t1s), settings.tolerance, out)
+    rows = []
+    for k in range(count):
+        knee_point = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
+        tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
+        frames = leg.frames(t0s[k], t1s[k], knee_point, tip)
+        rows.append((frames.points, frames.rotations, STATUSES[out.status[k]], 1, out.errors[k]))
+    return _gathered(chain, rows, settings)
 
 
 def _list_of(value, name, what):
@@ -126,15 +175,13 @@ def _list_of(value, name, what):
         raise IKError(f"{name} must be {what}, got {value!r}") from None
 
 
-def _gathered(chain, solutions, settings):
-    """The :class:`BatchSolution` of ``solutions``."""
-    positions = [s.positions for s in solutions]
-    rotations = [s.rotations for s in solutions]
-    status = [s.status for s in solutions]
-    iterations = [s.iterations for s in solutions]
-    error = [s.error for s in solutions]
+def _gathered(chain, rows, settings):
+    """The :class:`BatchSolution` of ``rows``: per copy ``(positions, rotations, status, iterations,
+    error)``."""
+    positions, rotations, status, iterations, error = (list(c) for c in zip(*rows)) if rows else ([], [], [], [],
+                                                                                                 [])
     if load_numpy() is not None:
-        k, n = len(solutions), chain.size
+        k, n = len(rows), chain.size
         positions = np.array(positions, dtype=float).reshape(k, n + 1, 3)
         rotations = np.array(rotations, dtype=float).reshape(k, n, 4)
         iterations = np.array(iterations, dtype=int)

@@ -18,7 +18,6 @@ from operator import attrgetter, is_
 
 from . import kinematics
 from . import rotation as rot
-from .chain import Chain
 from .checks import check_point, check_quaternion, check_rotations
 from .errors import IKError
 from .kinematics import turn
@@ -163,6 +162,14 @@ class BoundChain:
         """
         return BoundTracker(self, method, pole, local, **options)
 
+    def adopt(self, frames):
+        """Take ``frames`` (a pose in the chain's frame, settled: unit rotations within the limits,
+        their world rotations and points) as the chain's pose, without a Solution: a batch solved
+        it (:mod:`ikcore.solvers.two_bone.planar`)."""
+        self._write(frames.rotations)
+        self._framed = (frames.rotations, frames)
+        self.solution = None
+
     def set_rotations(self, rotations):
         """Set the pose directly (checked; clamped to the limits when constrained)."""
         qs = check_rotations(rotations, self.chain.size, f"chain {self.name!r} rotations")
@@ -218,7 +225,14 @@ class BoundTracker:
 
     @property
     def method(self):
-        return next(iter(self._trackers.values())).method
+        """The method every call uses."""
+        return self.settings.method
+
+    @property
+    def settings(self):
+        """The checked settings (:class:`ikcore.problem.Settings`) of the chain solved now (with or
+        without its limits, as the bound chain is :attr:`~BoundChain.constrained`)."""
+        return self._trackers[id(self.bound.chain)].settings
 
     def __call__(self, target, orientation=None):
         return self.solve_from(target, orientation)

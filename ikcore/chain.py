@@ -121,6 +121,11 @@ class Chain:
         from .kinematics import forward
         return forward(self, check_rotations(rotations, self.size))
 
+    def world_rotations(self, rotations):
+        """Each bone's world rotation ``R_i = q_0 ... q_i`` for local ``rotations`` (checked)."""
+        from .kinematics import frames
+        return frames(self, check_rotations(rotations, self.size))[0]
+
     def clamp(self, rotations):
         """``rotations`` with each joint's limits applied (unit quaternions in, unchecked)."""
         return self.plan.clamp(rotations)

@@ -229,8 +229,8 @@ class BallSocket(Constraint):
         changed = False
         if sw < 0.0:
             sw, sx, sy, sz = -sw, -sx, -sy, -sz
-        # The swing angle 2 acos(sw) past the cone: cos(angle) = 2 sw^2 - 1 below cos(cone).
-        if 2.0 * sw * sw - 1.0 < self._inside and 2.0 * atan2(sqrt(sx * sx + sy * sy + sz * sz), sw) > self.swing_limit:
+        # The swing angle past the cone (atan2, not the cosine: that cannot tell 1e-8 radians from 0).
+        if 2.0 * atan2(sqrt(sx * sx + sy * sy + sz * sz), sw) > self.swing_limit:
             # Only the swing about axes across the bone: a half turn's split can leave a trace along it.
             t = sx * dx + sy * dy + sz * dz
             sx, sy, sz = sx - t * dx, sy - t * dy, sz - t * dz

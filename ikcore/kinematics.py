@@ -138,12 +138,17 @@ def arc(s, b):
         w = 1.0 + c
         n = sqrt(w * w + x * x + y * y + z * z)
         return (w / n, x / n, y / n, z / n)
+    # Near a half turn: the angle from atan2, the axis the cross product's part across s (rounding
+    # leaves it a trace along s, which would tilt the turn), any axis across s at a half turn.
     sine = sqrt(x * x + y * y + z * z)
-    if sine <= 1e-300:
+    t = x * sx + y * sy + z * sz
+    x, y, z = x - t * sx, y - t * sy, z - t * sz
+    n = sqrt(x * x + y * y + z * z)
+    if n <= 1e-150:
         x, y, z = rot.perpendicular(s)
-        return (0.0, x, y, z)
+        n = 1.0
     half = 0.5 * atan2(sine, c)
-    k = sin(half) / sine
+    k = sin(half) / n
     return (cos(half), x * k, y * k, z * k)
 
 
@@ -175,3 +180,19 @@ def along(chain, reference, points):
                           pw * rz - px * ry + py * rx - pz * rw))
         pw, px, py, pz = rw, rx, ry, rz
     return rotations, worlds
+
+
+def placed(chain, reference, points):
+    """The :class:`Frames` of the pose whose points are ``points`` (with the chain's bone lengths):
+    :func:`along`'s rotations, turned from ``reference``'s by the shortest arcs, then the limits.
+
+    Where the limits leave every rotation as it is (a chain without limits, or
+    bends that keep within their cones), the points stand as the rotations'
+    forward kinematics, which they are to rounding; otherwise the limited
+    rotations are settled (:func:`settle`).
+    """
+    rotations, worlds = along(chain, reference, points)
+    for q, clamp, bone in zip(rotations, chain.plan.clamps, chain.directions):
+        if clamp is not None and clamp(q, bone) is not q:
+            return settle(chain, rotations)
+    return Frames(rotations, worlds, points)

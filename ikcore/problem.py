@@ -14,6 +14,7 @@ from . import rotation as rot
 from .chain import LARGEST, Chain
 from .checks import check_int_range, check_point, check_positive, check_quaternion
 from .errors import IKError
+from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS
 from .solvers import method as method_module
 
 
@@ -187,8 +188,8 @@ def _check_secondary(method, module, secondary):
     from .objectives import check_objectives
     secondary = check_objectives(secondary)
     if secondary and not getattr(module, "SECONDARY", False):
-        raise IKError(f"method {method!r} takes no secondary objectives; use dls, pseudo_inverse, fabrik_dls "
-                      f"or jacobian_transpose")
+        raise IKError(f"method {method!r} takes no secondary objectives; use one of "
+                      f"{', '.join(SECONDARY_METHODS)}")
     return secondary
 
 
@@ -204,7 +205,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
     if orientation is not None:
         if not getattr(settings.module, "ORIENTATION", False):
             raise IKError(f"method {settings.method!r} takes no orientation target; use one of "
-                          f"jacobian_transpose, pseudo_inverse, dls, fabrik_dls")
+                          f"{', '.join(ORIENTATION_METHODS)}")
         orientation = check_quaternion(orientation, "orientation")
     if pole is not None:
         if not getattr(settings.module, "POLE", False):

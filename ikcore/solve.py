@@ -2,9 +2,9 @@
 
 from .problem import check_request, check_settings
 from .solution import verdict
-from .solvers import METHODS
+from .solvers import METHODS, ORIENTATION_METHODS
 
-__all__ = ["METHODS", "solve"]
+__all__ = ["METHODS", "ORIENTATION_METHODS", "solve"]
 
 
 def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_iterations=None, orientation=None,

@@ -168,7 +168,7 @@ class Limb:
     node the leg hangs from to the femur): drawn with the chain, in its frame.
     """
 
-    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "lead", "target", "solution", "ms",
+    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "lead", "target", "solution", "result", "ms",
                  "reach", "tracker")
 
     def __init__(self, bound, radii, joint_radii=None, target=None, lead=None):
@@ -183,6 +183,8 @@ class Limb:
         self.lead = None if lead is None else (float(lead), float(LINK))
         self.target = target
         self.solution = None
+        # (status, error, iterations) of the last solve, however it was solved.
+        self.result = (None, None, 0)
         self.ms = 0.0
         self.reach = bound.chain.reach
         # Scene.track's Tracker for the scene's current settings (None until made, and after a change).
@@ -410,6 +412,7 @@ class Scene:
             if lap is not None:
                 self._lap = t1
         limb.solution = sol
+        limb.result = (sol.status, sol.error, sol.iterations)
         return sol
 
     # -- output --------------------------------------------------------------------------------
@@ -493,10 +496,7 @@ class Scene:
 
     def report(self, limb):
         """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
-        sol = limb.solution
-        if sol is None:
-            return None, None, 0
-        return sol.status, sol.error, sol.iterations
+        return limb.result
 
     def state(self):
         """A JSON-ready summary: scene, method, frame, time, params and per chain its result."""

@@ -27,6 +27,10 @@ import importlib
 from ..checks import check_choice
 
 METHODS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "two_bone", "fabrik_dls")
+#: The methods that meet an orientation target for the last bone (their module's ``ORIENTATION``).
+ORIENTATION_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
+#: The methods that take secondary objectives (their module's ``SECONDARY``).
+SECONDARY_METHODS = ORIENTATION_METHODS
 
 # The module of each method (the three Jacobian methods are modules of one package).
 _MODULES = {

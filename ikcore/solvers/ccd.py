@@ -23,8 +23,8 @@ effector meets the target.
 step; smaller values spread the bend along the chain (more natural poses, more
 sweeps).
 
-**Shared rules** (as for FABRIK): out of reach, a chain without limits takes its
-nearest pose in one step (:mod:`~.reach`); a straight chain with the target on
+**Shared rules** (as for FABRIK): out of reach (or within the tolerance of its
+edges), a chain without limits takes its nearest pose in one step (:mod:`~.reach`); a straight chain with the target on
 its line is first bent off it (:mod:`~.degenerate`); a stall restarts the sweeps
 (:mod:`~.restarts`); the best pose is returned, swivelled toward a pole where
 one is given (:mod:`~.pole`).
@@ -35,7 +35,7 @@ import math
 from .. import rotation as rot
 from ..checks import check_float
 from ..errors import IKError
-from ..kinematics import Frames, along, arc, compose, settle, turn
+from ..kinematics import arc, compose, placed, settle, turn
 from ..plan import HINGE
 from ..problem import Outcome
 from ..vectors import norm, sub
@@ -67,9 +67,9 @@ def run(problem, steps=None):
     start = problem.start
     if problem.met(start):
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
-    if chain.plan.free and not chain.reachable(problem.target):
+    if chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance):
         points = reach.nearest_pose(chain, problem.target, start.points)
-        frames = Frames(*along(chain, start, points), points)
+        frames = placed(chain, start, points)
         return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     search = Sweeps(problem, steps)
     result = iterate(problem, search)

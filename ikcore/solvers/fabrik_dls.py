@@ -57,7 +57,9 @@ def run(problem, steps=None):
         reached = fabrik.run(_sub_problem(problem, chain, problem.target, problem.start, budget), steps)
         start, used, errors = reached.frames, reached.iterations, list(reached.errors)
     elif chain.size == 1:
-        start, used, errors = settle(chain, [Q]), 1, [problem.start_error]
+        # The one bone takes the asked rotation: that is the reach.
+        start = settle(chain, [Q])
+        used, errors = 1, [problem.start_error, problem.error(start)]
     else:
         wrist_chain = chain.plan.layout(_wrist_chain)
         wrist = tuple(t - o for t, o in zip(problem.target, rot.rotate(Q, chain.offsets[-1])))
@@ -65,13 +67,20 @@ def run(problem, steps=None):
         reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget), steps)
         last = rot.multiply(rot.conjugate(reached.frames.worlds[-1]), Q)
         start = settle(chain, [*reached.frames.rotations, last])
-        used, errors = max(1, reached.iterations), list(reached.errors)
+        # The wrist's history, from the whole chain's start error to the reached pose's own error;
+        # setting the last bone is an iteration of its own where FABRIK took none.
+        used, errors = reached.iterations, list(reached.errors)
         errors[0] = problem.start_error
-    # The finish starts from the reached pose: its own error ends the reach's history.
-    if used:
-        errors[-1:] = [problem.error(start)]
+        if used == 0:
+            used = 1
+            errors.append(problem.error(start))
+        else:
+            errors[-1] = problem.error(start)
+    # The pole: FABRIK's reach turned toward it already, but for the wrist; with an orientation the
+    # finish turns the bones up to the wrist, where an iteration is left for it.
+    left = problem.max_iterations - used
     finish = run_jacobian(problem.with_start(start), default_rule(chain.reach, problem.options["damping"]), steps,
-                          budget=problem.max_iterations - used, errors=errors)
+                          budget=left, errors=errors, turn=Q is not None and left > 0)
     return type(finish)(finish.frames, used + finish.iterations, finish.errors, finish.stalled)
 
 

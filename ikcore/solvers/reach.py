@@ -7,7 +7,8 @@ lies within ``[min_reach, reach]``, and only those:
   **too near** (``d < min_reach``, one bone longer than all the others
   together), the long bone points at the target and every other bone straight
   back. :func:`nearest_pose` gives either, in one step; it depends on the
-  target alone, so a target tracked out of reach does not jitter;
+  target alone, so a target tracked out of reach does not jitter. It also
+  meets a target within the tolerance of either edge (:func:`at_edge`);
 - **near full reach** the chain is almost straight, and the geometric methods
   crawl there: each CCD turn or FABRIK pass moves the tip by an amount that
   shrinks with the chain's bend. Yet any pose whose tip lies ``d`` from the
@@ -23,6 +24,14 @@ from .. import rotation as rot
 from ..vectors import across, add, madd, norm, scale, sub, unit
 
 
+def at_edge(chain, target, tolerance):
+    """Whether a chain without limits meets ``target`` best by :func:`nearest_pose`: it lies outside
+    the reachable shell, or within ``tolerance`` of either of its edges, where that pose already
+    meets it and steps would crawl (the chain almost straight, or almost folded)."""
+    d = chain.distance_to(target)
+    return d >= chain.reach - tolerance or (chain.min_reach > 0.0 and d <= chain.min_reach + tolerance)
+
+
 def nearest_pose(chain, target, points):
     """The points of the free chain's pose nearest an unreachable ``target`` (see the module
     docstring). ``points`` (the current pose) give the direction when the target sits on the
@@ -34,7 +43,7 @@ def nearest_pose(chain, target, points):
     else:
         tip = sub(points[-1], root)
         u = unit(tip) if norm(tip) > 1e-12 * chain.reach else chain.directions[0]
-    beyond = d >= chain.reach
+    beyond = 2.0 * d >= chain.reach + chain.min_reach
     longest = max(chain.lengths)
     out = [root]
     for length in chain.lengths:

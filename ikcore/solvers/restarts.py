@@ -18,7 +18,7 @@ restarts (:func:`restart_frames`) and gives up once restarts stop paying:
 import random
 
 from .. import rotation as rot
-from ..kinematics import Frames, along, settle
+from ..kinematics import placed, settle
 from ..plan import HINGE
 from . import reach
 
@@ -152,5 +152,5 @@ def restart_frames(problem, frames, rng, angle):
     if chain.plan.free and problem.orientation is None:
         points = reach.arc_to(chain, problem.target, frames.points)
         if points is not None:
-            return Frames(*along(chain, frames, points), points)
+            return placed(chain, frames, points)
     return settle(chain, perturb(chain, frames.rotations, rng, angle))

@@ -7,7 +7,7 @@ import math
 
 import ikcore
 from ikcore.checks import check_rotations
-from ikcore.solve import reachable
+
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0)
 
@@ -59,7 +59,7 @@ def check_invariants(chain, target, sol, start=None, orientation=None, tolerance
     ok_orientation = sol.orientation_error is None or sol.orientation_error <= otol
     assert sol.converged == (sol.error <= tol and ok_orientation)
     if not sol.converged:
-        assert (sol.status == "unreachable") == (not reachable(chain, target))
+        assert (sol.status == "unreachable") == (not chain.reachable(target))
     assert 0 <= sol.iterations <= (max_iterations or 100000)
     assert len(sol.errors) == sol.iterations + 1, "the history is the start's error, then one per iteration"
     # The history starts at the error of the (clamped) start pose.

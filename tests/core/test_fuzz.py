@@ -168,9 +168,10 @@ def check_case(case, sol, seconds):
                      case["max_iterations"], case["orientation_tolerance"])
     if case["orientation"] is None and case["method"] != "two_bone":
         # The best pose seen is returned, and the start is one of them: never worse (but the
-        # rest motion may spend the tolerance, once met, to come nearer the rest pose).
+        # rest motion and the pole may spend the tolerance, once met, to come nearer the rest pose or
+        # to bend toward the pole).
         worst = sol.errors[0]
-        if case.get("rest_weight") and sol.converged:
+        if (case.get("rest_weight") or case["pole"] is not None) and sol.converged:
             worst = max(worst, 1e-3 * chain.reach if case["tolerance"] is None else case["tolerance"])
         # Slack: solve() clamps the rotations once more, and near a half-turn swing a ball joint's
         # twist is only defined to ~4e-11 rad: up to ~1e-9 x reach at the effector.

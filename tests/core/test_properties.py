@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ikcore
-from ikcore.solve import ORIENTATION_METHODS, reachable
+from ikcore.solve import ORIENTATION_METHODS
 
 from .invariants import check_invariants
 from .strategies import chains, quaternions, targets
@@ -43,7 +43,7 @@ def test_invariants_two_bone(data):
     check_invariants(chain, target, sol, start)
     if chain.limited:
         return
-    if reachable(chain, target):
+    if chain.reachable(target):
         assert sol.converged and sol.iterations <= 1
     else:
         # Outside the reachable shell; within tolerance of its edge it may still converge.

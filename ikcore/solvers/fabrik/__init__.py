@@ -39,7 +39,8 @@ restarts; with ``0`` a stalled solve returns its best pose at once, which a
 chain tracked frame to frame may prefer to a jump.
 
 **Out of reach.** A chain without limits is stretched at the target (or folded
-toward one nearer than it can fold) in one step
+toward one nearer than it can fold), and so is one within the tolerance of
+either edge of its reach, in one step
 (:func:`~ikcore.solvers.reach.nearest_pose`); a limited chain aims every bone at
 the target within its limits, in one forward pass.
 
@@ -53,7 +54,7 @@ the final turn only where its limits let the effector stay as near.
 """
 
 from ...checks import check_int_range
-from ...kinematics import Frames, along, settle
+from ...kinematics import Frames, placed, settle
 from ...problem import Outcome
 from .. import degenerate, pole, reach
 from ..loop import iterate
@@ -80,10 +81,12 @@ def run(problem, steps=None):
     if problem.met(start):
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
     search = PointSearch(problem, steps) if chain.plan.free or _cones(chain) else FramedSearch(problem, steps)
-    distance = chain.distance_to(problem.target)
-    if distance >= chain.reach or (distance < chain.min_reach and chain.plan.free):
-        # Out of reach: the nearest pose in one step.
+    if chain.distance_to(problem.target) >= chain.reach or (
+            chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance)):
+        # Out of reach: the nearest pose in one step (the start, if the limits leave it nearer).
         frames = search.reach_out()
+        if problem.error(frames) > problem.start_error:
+            frames = start
         return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     search.prepare(problem.pole)
     result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
@@ -121,7 +124,7 @@ class PointSearch:
         chain, target = self.chain, self.problem.target
         if self.cones is None:
             points = reach.nearest_pose(chain, target, self.reference.points)
-            return Frames(*along(chain, self.reference, points), points)
+            return placed(chain, self.reference, points)
         root = chain.points[0]
         d = chain.distance_to(target)
         aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]
@@ -172,10 +175,7 @@ class PointSearch:
         if kept is None:
             return self.problem.start
         reference, points = kept
-        # The cone passes keep every bend within its cone, and a cone without a twist limit limits
-        # nothing else: these rotations are within the limits, to rounding, as the points are their
-        # forward kinematics.
-        return Frames(*along(self.chain, reference, points), points)
+        return placed(self.chain, reference, points)
 
     def restart(self, kept, rng):
         self.reference = restart_frames(self.problem, self.settle(kept), rng, KICK)

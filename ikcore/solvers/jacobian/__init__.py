@@ -34,9 +34,10 @@ kept while the target stays met and the objectives' cost falls. They never
 change how the target is met, so a solve reaches the same status with and
 without them.
 
-**Out of reach**, a chain without limits and a position target takes its
-nearest pose in one step (:func:`~ikcore.solvers.reach.nearest_pose`): steps
-would crawl along the stretched chain's singular direction.
+**Out of reach** (or within the tolerance of its edges), a chain without limits
+and a position target takes its nearest pose in one step
+(:func:`~ikcore.solvers.reach.nearest_pose`): steps would crawl along the
+stretched chain's singular direction.
 
 **Pole.** After solving, the chain swivels toward the pole
 (:mod:`~ikcore.solvers.pole`); with an orientation target only the bones up
@@ -49,7 +50,7 @@ import math
 from ... import rotation as rot
 from ...checks import check_float
 from ...errors import IKError
-from ...kinematics import Frames, along, settle, turn
+from ...kinematics import placed, settle, turn
 from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
@@ -125,18 +126,20 @@ class Rule:
         pass
 
 
-def run(problem, rule, steps=None, budget=None, errors=None):
+def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     """Solve ``problem`` with Jacobian steps made by ``rule`` (see the module docstring), within
     ``budget`` iterations (default ``problem.max_iterations``), going on from an ``errors``
-    history (default: the start's error)."""
+    history (default: the start's error); ``turn``: swivel toward the problem's pole after."""
     chain = problem.chain
     start = problem.start
-    if problem.orientation is None and chain.plan.free and not chain.reachable(problem.target) \
-            and problem.start_error > 0.0:
-        points = reach.nearest_pose(chain, problem.target, start.points)
-        frames = Frames(*along(chain, start, points), points)
-        return poles.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     budget = problem.max_iterations if budget is None else budget
+    errors = [problem.start_error] if errors is None else errors
+    if problem.orientation is None and chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance) \
+            and not problem.met(start) and budget > 0:
+        points = reach.nearest_pose(chain, problem.target, start.points)
+        frames = placed(chain, start, points)
+        outcome = Outcome(frames, 1, [*errors, problem.error(frames)])
+        return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
     result = iterate(problem, search, budget=budget, errors=errors)
     frames = result.frames or search.settle(result.kept)
@@ -145,7 +148,8 @@ def run(problem, rule, steps=None, budget=None, errors=None):
         frames, more = search.polish(frames, budget - iterations)
         iterations += more
         errors += [problem.error(frames)] * more
-    return poles.turned(problem, Outcome(frames, iterations, errors, result.stalled), steps)
+    outcome = Outcome(frames, iterations, errors, result.stalled)
+    return poles.turned(problem, outcome, steps) if turn else outcome
 
 
 class JacobianSearch:

@@ -12,8 +12,11 @@ knee - tip fixes two angles:
 What is left is the *swivel*: the triangle may turn about ``u``, and the knee
 may sit on either side of ``u`` (the two elbow sides: where the spheres about
 root and target meet, in the bend plane). The bend direction ``k`` (across ``u``)
-is chosen, first that applies: toward the ``pole``; the start pose's knee side;
-the rest pose's; any (deterministic).
+is chosen, first that applies: toward the ``pole``; the start pose's bend
+plane, its normal turned to hold ``u``, the knee bending the same way round it
+(a chain tracked without a pole keeps its sense of bending); for a straight
+start, toward its knee; the rest pose's bend; any direction across ``u``
+(:func:`ikcore.rotation.perpendicular`).
 
 **Candidates.** Each elbow side gives a pose:
 
@@ -27,10 +30,11 @@ the rest pose's; any (deterministic).
   direction (its twist kept), the lower bone in its parent's frame.
 
 The limits apply to every candidate (:func:`ikcore.kinematics.settle`); the
-one that ends nearest the target wins, the preferred side on a tie. A
-candidate is never taken when it ends farther from the target than the start:
-then the start stays, and the solve is "stalled" (the limits are a wall the
-closed form cannot pass).
+one that ends nearest the target wins, the preferred side on a tie. It is
+taken when it meets the target, or else ends no farther from it than the start
+(to rounding, ``1e-12`` of the reach): never worse than the start. Otherwise
+the start stays, and the solve is "stalled" (the limits are a wall the closed
+form cannot pass).
 
 Out of reach, every candidate is the chain stretched straight at the target
 (too far) or folded toward it (nearer than ``|l1 - l2|``). No options.
@@ -38,17 +42,19 @@ Out of reach, every candidate is the chain stretched straight at the target
 
 import math
 
-from .. import rotation as rot
-from ..errors import IKError
-from ..kinematics import arc, compose, settle, turn
-from ..plan import CUSTOM, BALL, HINGE
-from ..problem import Outcome
-from ..vectors import across, add, cross, dot, madd, norm, scale, sub, unit
-from .fabrik.framed import signed_angle
+from ... import rotation as rot
+from ...errors import IKError
+from ...kinematics import arc, compose, settle, turn
+from ...plan import CUSTOM, BALL, HINGE
+from ...problem import Outcome
+from ...vectors import across, add, cross, dot, madd, norm, scale, sub, unit
+from ..fabrik.framed import signed_angle
 
 OPTIONS = {}
 MAX_ITERATIONS = 1
 POLE = True
+#: How far a knee must lean to the preferred side to count as on it (a cosine): rounding does not choose.
+TIE = 1e-12
 #: Swivels tried, evenly round the target line, when a hip's limits forbid the preferred one.
 SWIVELS = 72
 
@@ -69,9 +75,10 @@ def run(problem, steps=None):
         if best is None or error < best[0] - 1e-12 * chain.reach:
             best = (error, frames)
     error, frames = best
-    stalled = not problem.met(frames)
-    if error > problem.start_error:
+    if not problem.met(frames) and error > problem.start_error + 1e-12 * chain.reach:
+        # Never worse than the start: the limits are a wall the closed form cannot pass.
         frames, error = start, problem.start_error
+    stalled = not problem.met(frames)
     if steps is not None:
         steps.two_bone(triangle, frames)
     return Outcome(frames, 1, [problem.start_error, error], stalled)
@@ -106,20 +113,27 @@ class Triangle:
             tip = sub(start.points[2], root)
             self.u = unit(tip) if norm(tip) > eps else rot.perpendicular(sub(start.points[1], root))
         self.distance = dc = min(max(d, abs(l1 - l2)), l1 + l2)
-        self.alpha = math.acos(_clip((l1 * l1 + dc * dc - l2 * l2) / (2.0 * l1 * dc))) if dc > eps else 0.0
-        self.gamma = math.acos(_clip((dc * dc - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)))
+        self.alpha, self.gamma = triangle(l1, l2, dc)
         self.side = self._side(chain, start, pole, eps)
 
     def _side(self, chain, start, pole, eps):
-        root, u = chain.points[0], self.u
-        for point in ([] if pole is None else [pole]) + [start.points[1], chain.points[1]]:
-            k = across(sub(point, root), u)
+        """The preferred bend direction (see the module docstring): across ``u`` toward the pole;
+        else the start's bend, its plane turned to hold ``u`` and the knee bending the same way
+        round it; a straight start's knee; the rest pose's bend; any direction across ``u``."""
+        u = self.u
+        if pole is not None:
+            k = across(sub(pole, chain.points[0]), u)
             if norm(k) > eps:
                 return unit(k)
-        for plane in (start.points, chain.points):
-            normal = across(cross(sub(plane[1], plane[0]), sub(plane[2], plane[0])), u)
+        for pose in (start.points, chain.points):
+            root, knee, tip = pose
+            normal = across(cross(sub(knee, root), sub(tip, root)), u)
             if norm(normal) > eps * eps:
                 return unit(cross(u, normal))
+            if pose is start.points:
+                k = across(sub(knee, root), u)
+                if norm(k) > eps:
+                    return unit(k)
         return rot.perpendicular(u)
 
     def candidates(self):
@@ -152,27 +166,34 @@ class Triangle:
         d0, d1 = chain.directions
         l1, l2 = chain.lengths
         a = hinge.axis
-        # d0 . rot(a, theta) d1 = A + B cos(theta - phi): solve for cos(gamma).
-        across0, across1 = across(d0, a), across(d1, a)
-        A = dot(d0, a) * dot(d1, a)
-        phi = math.atan2(dot(d0, cross(a, across1)), dot(across0, across1))
-        B = norm(across0) * norm(across1)
-        spread = math.acos(_clip((math.cos(self.gamma) - A) / B)) if B > 1e-12 else 0.0
+        # d0 . rot(a, theta) d1 = a0 a1 + B cos(theta - phi), a0 = d0 . a, a1 = d1 . a and B the product of
+        # their parts across a: set to cos(gamma). Written as atan2 of B sin and B cos of the spread (no acos:
+        # at full stretch it would turn the last bit of rounding into 1e-8 radians), with
+        # B^2 sin^2 = sin^2(gamma) - (a0^2 + a1^2 - 2 cos(gamma) a0 a1).
+        a0, a1 = dot(d0, a), dot(d1, a)
+        phi = math.atan2(dot(d0, cross(a, across(d1, a))), dot(across(d0, a), across(d1, a)))
+        c, s = math.cos(self.gamma), math.sin(self.gamma)
+        spread = math.atan2(math.sqrt(max(0.0, s * s - (a0 * a0 + a1 * a1 - 2.0 * c * a0 * a1))), c - a0 * a1)
         out = []
         for theta in (phi + spread, phi - spread):
             q1 = hinge.rotation(theta)
             q0 = self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0)
             out.append([q0, q1])
-        # The knee on the preferred side first (it wins a tie).
-        return sorted(out, key=lambda r: dot(turn(r[0], d0), self.side) < 0.0)
+        # The knee on the preferred side first (it wins a tie); a side square to the bend plane prefers none.
+        return sorted(out, key=lambda r: dot(turn(r[0], d0), self.side) <= TIE)
 
     def _hip(self, reach_, d0):
         """The hip's rotation that turns the local tip vector ``reach_`` onto ``u``, the knee toward
         the preferred side as far as the hip's limits allow."""
         chain, u = self.chain, self.u
         hip = chain.plan.joints[0]
+        if norm(reach_) <= 1e-9 * chain.reach:
+            # The tip folds onto the root wherever the hip turns: the knee goes to the preferred side.
+            if hip.kind == HINGE:
+                return hip.constraint.rotation(signed_angle(hip.axis, d0, self.side))
+            return arc(d0, self.side)
         if hip.kind == HINGE:
-            return hip.constraint.rotation(signed_angle(hip.axis, reach_, u))
+            return hip.constraint.rotation(signed_angle(hip.axis, unit(reach_), u))
         base = arc(unit(reach_), u)
         # The swivel about u that puts the knee (bone 0's direction) toward the preferred side.
         preferred = signed_angle(u, turn(base, d0), self.side)
@@ -219,5 +240,19 @@ def _swivel_within(hip, base, u, preferred):
     return preferred + 0.5 * (low + high)
 
 
-def _clip(c):
-    return min(1.0, max(-1.0, c))
+def triangle(l1, l2, d):
+    """The angles of the triangle of sides ``l1``, ``l2``, ``d`` (within the shell
+    ``[|l1 - l2|, l1 + l2]``): ``alpha`` at the root (between ``d`` and ``l1``) and ``gamma`` between
+    the two bones' directions (pi minus the knee's inner angle).
+
+    Each by its half angle, ``tan(a / 2) = sqrt((1 - cos a) / (1 + cos a))``, with both ``1 - cos``
+    and ``1 + cos`` as products of differences of the sides (law of cosines), each exact where it
+    vanishes: at full stretch the chain comes out exactly straight, where ``acos`` of the cosine
+    would turn its last bit of rounding into ``1e-8`` radians.
+    """
+    long, short = l1 + l2, l1 - l2
+    gamma = 2.0 * math.atan2(math.sqrt(max(0.0, (long - d) * (long + d))),
+                             math.sqrt(max(0.0, (d - short) * (d + short))))
+    alpha = 2.0 * math.atan2(math.sqrt(max(0.0, (l2 - l1 + d) * (long - d))),
+                             math.sqrt(max(0.0, (l1 + d - l2) * (long + d)))) if d > 0.0 else 0.0
+    return alpha, gamma
