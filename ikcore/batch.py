@@ -120,7 +120,8 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
         starts = _list_of(starts, "starts", f"a sequence of {count} rotation lists")
         if len(starts) != count:
             raise IKError(f"starts must hold {count} rotation lists (one per target), got {len(starts)}")
-        starts = [check_rotations(s, chain.size, f"starts[{k}]") for k, s in enumerate(starts)]
+        # Checked once here, under their own names, and settled as solve() settles a start.
+        starts = [settle(chain, check_rotations(s, chain.size, f"starts[{k}]")) for k, s in enumerate(starts)]
     leg = planar_leg(chain) if method == "two_bone" else None
     if leg is not None:
         return _planar_legs(leg, settings, targets, poles, starts)
@@ -149,8 +150,7 @@ def _planar_legs(leg, settings, targets, poles, starts):
     t0s, t1s = [0.0] * count, [0.0] * count
     for k, start in enumerate(starts):
         if start is not None:
-            rotations = settle(chain, start).rotations
-            t0s[k], t1s[k] = hip.angle(rotations[0]), knee.angle(rotations[1])
+            t0s[k], t1s[k] = hip.angle(start.rotations[0]), knee.angle(start.rotations[1])
         else:
             t0s[k], t1s[k] = hip.range.clamp(0.0), knee.range.clamp(0.0)
     out = Legs(count)

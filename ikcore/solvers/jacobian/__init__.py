@@ -56,7 +56,7 @@ from .. import pole as poles
 from .. import reach
 from ..loop import iterate
 from ..restarts import restart_frames
-from .columns import columns, orientation_weight, outward, residual
+from .columns import geometric_jacobian, orientation_weight, outward, residual
 from .linalg import apply, gram, solve_spd, times
 
 #: Largest joint rotation (radians) of one step: bounded steps near singularities.
@@ -188,7 +188,7 @@ class JacobianSearch:
         for _ in range(MAX_ATTEMPTS):
             # Solve, dropping the axes that would push a joint through its limit (each at most once).
             for _ in range(1 + sum(len(v) for v in limits.values())):
-                owners, directions, cols = columns(chain, frames, self.c, oriented, blocked)
+                owners, directions, cols = geometric_jacobian(chain, frames, self.c, oriented, blocked)
                 z = None if objectives is None else _descent(objectives, chain, frames, owners, directions)
                 dtheta, _ = rule.step(cols, self.e, z)
                 pushed = _pushed(owners, directions, dtheta, limits, blocked)
@@ -205,7 +205,9 @@ class JacobianSearch:
             if keep((new, e)):
                 rule.accepted()
                 return new, e
-            if not rule.refused():
+            # A refused step: damped more (the method's rule), or halved. Secondary steps are always
+            # halved: damping shortens the task's part of a step, not the objectives'.
+            if objectives is not None or not rule.refused():
                 scale *= 0.5
         return None
 

@@ -15,7 +15,7 @@ tolerances.
 
 A joint pressed against one of its limits loses the axis that would push it
 through (:func:`outward`): the loop solves again without it
-(:func:`columns` with ``blocked``).
+(:func:`geometric_jacobian` with ``blocked``).
 """
 
 from math import atan2, pi, sqrt
@@ -71,7 +71,7 @@ def axes(chain, frames, j, blocked=()):
     return found
 
 
-def columns(chain, frames, c, oriented, blocked):
+def geometric_jacobian(chain, frames, c, oriented, blocked):
     """The Jacobian of ``frames``: ``(owners, directions, cols)``, for each column the joint it
     belongs to, its world axis and its ``m`` entries. ``blocked`` maps joints to the directions
     their limits forbid."""

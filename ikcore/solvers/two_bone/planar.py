@@ -118,7 +118,7 @@ class PlanarLeg:
         e1x, e1y, e1z = self.e1
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
-        tie = 1e-12 * self.reach
+        tie, eps = 1e-12 * self.reach, 1e-9 * self.reach
         xs, ys, zs = targets
         t0s, t1s = angles
         knees, tips = out.knees, out.tips
@@ -127,12 +127,13 @@ class PlanarLeg:
             tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
             d = sqrt(tx * tx + ty * ty + tz * tz)
-            one, two = self._sides(x, y, z, d)
+            u = (x / d, y / d, z / d) if d > eps else self._start_direction(t0s[k], t1s[k])
+            one, two = self._sides(x, y, z, d, u)
             if abs(one[0] - two[0]) > tie:
                 best = one if one[0] < two[0] else two
             else:
                 pole = None if poles is None else (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
-                best = two if self._prefers(two, one, x, y, z, d, pole, t0s[k], t1s[k]) else one
+                best = two if self._prefers(two, one, u, pole, t0s[k], t1s[k]) else one
             error, t0, t1, kx, ky, fx, fy = best
             if error > tolerance and error > tie:
                 start = self._start(t0s[k], t1s[k], x, y, z)
@@ -147,34 +148,44 @@ class PlanarLeg:
             out.status[k] = (CONVERGED if error <= tolerance
                              else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
 
-    def _sides(self, x, y, z, d):
-        """Both elbow sides for the target ``(x, y, z)`` at distance ``d``: per side ``(error, t0,
-        t1, kx, ky, fx, fy)``, the angles and the knee's and tip's plane coordinates.
+    def _sides(self, x, y, z, d, u):
+        """Both elbow sides for the target ``(x, y, z)`` at distance ``d`` in the direction ``u``:
+        per side ``(error, t0, t1, kx, ky, fx, fy)``, the angles and the knee's and tip's plane
+        coordinates.
 
         Where both angles fall within their ranges the triangle is met as it is:
         ``t0 = aim -+ alpha`` and ``t1 = -psi +- gamma``, the tip on the chord. Otherwise
         the reference's order: the knee's angle clamped, then the hip turns the
-        tip toward the target, clamped.
+        tip toward ``u`` (none where ``u`` lies along the axis), clamped.
         """
         l1, l2, psi = self.l1, self.l2, self.psi
         dc = min(max(d, abs(l1 - l2)), l1 + l2)
         alpha, gamma = triangle(l1, l2, dc)
-        aim = atan2(y, x)
+        ux, uy = u[0], u[1]
+        aim = atan2(uy, ux) if hypot(ux, uy) > 1e-9 else None
         out = []
         for sign in (1.0, -1.0):
             t1 = within(-psi + sign * gamma, self.knee)
-            t0 = within(aim - sign * alpha, self.hip) if t1 is not None else None
+            t0 = within(aim - sign * alpha, self.hip) if t1 is not None and aim is not None else None
             if t0 is None:
                 t1 = clamp_angle(-psi + sign * gamma, *self.knee)
                 b = psi + t1
-                t0 = clamp_angle(aim - atan2(l2 * sin(b), l1 + l2 * cos(b)) if x * x + y * y > 0.0 else 0.0,
-                                 *self.hip)
+                beta = atan2(l2 * sin(b), l1 + l2 * cos(b))
+                # The angle that turns the tip's direction toward u in the plane (signed_angle's rule).
+                s, c = cos(beta) * uy - sin(beta) * ux, cos(beta) * ux + sin(beta) * uy
+                t0 = clamp_angle(atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0, *self.hip)
             c, n = cos(t0), sin(t0)
             kx, ky = l1 * c, l1 * n
             b = t0 + psi + t1
             fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
             out.append((sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy))
         return out
+
+    def _start_direction(self, t0, t1):
+        """The reference's direction for a target on the root: the start tip's, else across its knee."""
+        start = self._start(t0, t1, 0.0, 0.0, 0.0)
+        n = hypot(start[5], start[6])
+        return (start[5] / n, start[6] / n, 0.0) if n > 1e-9 * self.reach else self._across(cos(t0), sin(t0))
 
     def _start(self, t0, t1, x, y, z):
         """The start's pose, as :meth:`_sides` gives a side's, for the target ``(x, y, z)``."""
@@ -184,16 +195,10 @@ class PlanarLeg:
         fx, fy = kx + self.l2 * cos(b), ky + self.l2 * sin(b)
         return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
 
-    def _prefers(self, two, one, x, y, z, d, pole, t0, t1):
+    def _prefers(self, two, one, u, pole, t0, t1):
         """Whether, of two sides equally near the target, ``two`` has its knee on the preferred side
         (:meth:`_side`) and ``one`` not: the reference's tie break."""
         eps = 1e-9 * self.reach
-        if d > eps:
-            u = (x / d, y / d, z / d)
-        else:
-            start = self._start(t0, t1, x, y, z)
-            n = hypot(start[5], start[6])
-            u = (start[5] / n, start[6] / n, 0.0) if n > eps else self._across(cos(t0), sin(t0))
         side = self._side(u, pole, t0, t1, eps)
 
         def preferred(pose):
