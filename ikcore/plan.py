@@ -12,12 +12,15 @@ fails, so that a faulty joint gives an :class:`~ikcore.IKError`, never a NaN
 that a loop would chase forever.
 """
 
-from math import isfinite, pi, sqrt
+from math import copysign, isfinite, pi, sqrt
 
+from . import rotation as rot
 from .constraints import BallSocket, Hinge
 from .errors import IKError
 
 FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
+#: Turns tried round a circle by :meth:`Joint.swivel_within`.
+SWIVELS = 72
 
 
 class Joint:
@@ -65,6 +68,45 @@ class Joint:
 
     def __repr__(self):
         return f"Joint({self.index}, {self.kind})"
+
+    def swivel_within(self, base, axis, preferred):
+        """The turn ``s`` about the unit ``axis`` (in the parent's frame) nearest ``preferred``
+        whose rotation ``rot(axis, s) base`` the joint's limits allow.
+
+        A rotation that moves a bone's tip onto a line leaves its turn about that
+        line free: where the limits forbid the one a solver prefers, this finds
+        the nearest they allow. The preferred turn when allowed; else
+        :data:`SWIVELS` turns round the circle are tried, and the nearest allowed
+        one is moved toward the preferred up to the limits' edge (bisection); with
+        none allowed, the least violating one is refined (golden section).
+        """
+        def violation(s):
+            return self.constraint.violation(rot.multiply(rot.from_axis_angle(axis, s), base), self.bone)
+
+        if violation(preferred) <= 1e-12:
+            return preferred
+        step = 2.0 * pi / SWIVELS
+        # Offsets from the preferred turn, nearest first.
+        offsets = sorted((k * step for k in range(-SWIVELS // 2 + 1, SWIVELS // 2 + 1) if k), key=abs)
+        for offset in offsets:
+            if violation(preferred + offset) <= 1e-12:
+                inside, outside = offset, offset - copysign(step, offset)
+                for _ in range(30):
+                    mid = 0.5 * (inside + outside)
+                    if violation(preferred + mid) <= 1e-12:
+                        inside = mid
+                    else:
+                        outside = mid
+                return preferred + inside
+        best = min(offsets, key=lambda o: violation(preferred + o))
+        low, high = best - step, best + step
+        for _ in range(40):
+            a, b = low + 0.382 * (high - low), low + 0.618 * (high - low)
+            if violation(preferred + a) <= violation(preferred + b):
+                high = b
+            else:
+                low = a
+        return preferred + 0.5 * (low + high)
 
 
 def checked_clamp(constraint, index):

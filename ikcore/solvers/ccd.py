@@ -11,6 +11,10 @@ lines up with the direction to the target ``v = t - p_i``:
   between the projections of ``u`` and ``v`` on the plane normal to ``h``; its
   new angle is clamped into its range;
 - a ball joint (or any other limit) turns like a free one, then its limits apply.
+  Where they would cut the shortest arc, the joint first turns further about
+  the direction to the target (which keeps the effector on it) by the least
+  angle its limits allow (:meth:`ikcore.plan.Joint.swivel_within`): a hip with a
+  twist limit then turns the knee's plane instead of losing its step.
 
 Only joint ``i`` and the effector move during a step, so a sweep takes the
 points and world rotations once, from forward kinematics at its start, and
@@ -36,7 +40,7 @@ from .. import rotation as rot
 from ..checks import check_float
 from ..errors import IKError
 from ..kinematics import arc, compose, placed, settle, turn
-from ..plan import HINGE
+from ..plan import BALL, HINGE
 from ..problem import Outcome
 from ..vectors import norm, sub
 from . import degenerate, pole, reach
@@ -87,6 +91,7 @@ class Sweeps:
         self.chain = chain = problem.chain
         self.steps = steps
         self.max_step = math.radians(problem.options["max_step_deg"])
+        self.restarts = 0
         frames = problem.start
         toward, target = problem.pole, problem.target
         if degenerate.straight(frames.points, chain.reach, None if toward is not None else target) and (
@@ -155,6 +160,11 @@ class Sweeps:
         local = compose(compose(rot.conjugate(parent), world), parent)
         new = rot.normalize(compose(local, q))
         if joint.clamp is not None:
+            if joint.kind == BALL and joint.clamp(new, bone) is not new:
+                # Any further turn about the target's direction keeps the effector on it: take the one
+                # nearest the shortest arc that the limits allow, before they clamp what is left.
+                toward = turn(rot.conjugate(parent), tuple(c / norm(v) for c in v))
+                new = rot.normalize(compose(rot.from_axis_angle(toward, joint.swivel_within(new, toward, 0.0)), new))
             new = joint.clamp(new, bone)
         # The turn the joint actually made, back in the world: D = P (new q*) P*.
         made = compose(compose(parent, compose(new, rot.conjugate(q))), rot.conjugate(parent))
@@ -167,7 +177,9 @@ class Sweeps:
         return self.problem.start if kept is None else kept
 
     def restart(self, kept, rng):
-        self._take(restart_frames(self.problem, self.settle(kept), rng, KICK))
+        # Each restart kicks harder: a pose pinned far from the target needs more than a nudge.
+        self.restarts += 1
+        self._take(restart_frames(self.problem, self.settle(kept), rng, KICK * (1.0 + 0.5 * self.restarts)))
         if self.steps is not None:
             self.steps.setup(self.frames.points, "restart")
         return True

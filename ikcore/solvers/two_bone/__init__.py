@@ -24,7 +24,7 @@ start, toward its knee; the rest pose's bend; any direction across ``u``
   two sides), clamped into its range; the upper bone then turns the tip onto
   the target, a hinge hip by its clamped angle, any other hip by the rotation
   whose swivel puts the knee toward ``k``: where the hip's limits forbid that
-  swivel, the nearest one they allow (:func:`_swivel_within`);
+  swivel, the nearest one they allow (:meth:`ikcore.plan.Joint.swivel_within`);
 - any other knee: the knee point goes to ``root + l1 (cos(alpha) u + sin(alpha) k)``
   (or ``-k``), and each bone turns by the shortest arc from its start
   direction (its twist kept), the lower bone in its parent's frame.
@@ -55,8 +55,6 @@ MAX_ITERATIONS = 1
 POLE = True
 #: How far a knee must lean to the preferred side to count as on it (a cosine): rounding does not choose.
 TIE = 1e-12
-#: Swivels tried, evenly round the target line, when a hip's limits forbid the preferred one.
-SWIVELS = 72
 
 
 def check_chain(chain):
@@ -109,9 +107,10 @@ class Triangle:
         if d > eps:
             self.u = scale(v, 1.0 / d)
         else:
-            # Target at the root: any direction serves; keep the tip's.
+            # Target at the root: any direction serves; keep the tip's, where the start's tip is far
+            # enough from the root for its direction to mean anything.
             tip = sub(start.points[2], root)
-            self.u = unit(tip) if norm(tip) > eps else rot.perpendicular(sub(start.points[1], root))
+            self.u = unit(tip) if norm(tip) > 1e-6 * chain.reach else rot.perpendicular(sub(start.points[1], root))
         self.distance = dc = min(max(d, abs(l1 - l2)), l1 + l2)
         self.alpha, self.gamma = triangle(l1, l2, dc)
         self.side = self._side(chain, start, pole, eps)
@@ -197,47 +196,8 @@ class Triangle:
         base = arc(unit(reach_), u)
         # The swivel about u that puts the knee (bone 0's direction) toward the preferred side.
         preferred = signed_angle(u, turn(base, d0), self.side)
-        swivel = _swivel_within(hip, base, u, preferred) if hip.kind in (BALL, CUSTOM) else preferred
+        swivel = hip.swivel_within(base, u, preferred) if hip.kind in (BALL, CUSTOM) else preferred
         return compose(rot.from_axis_angle(u, swivel), base)
-
-
-def _swivel_within(hip, base, u, preferred):
-    """The swivel about ``u`` nearest ``preferred`` whose hip rotation the hip's limits allow.
-
-    The preferred swivel when allowed; else :data:`SWIVELS` swivels round the
-    circle are tried. Of the allowed ones, the nearest to ``preferred`` is moved
-    toward it up to the limits' edge (bisection); with none allowed, the least
-    violating one is refined to the least violation near it.
-    """
-    def violation(s):
-        return hip.constraint.violation(compose(rot.from_axis_angle(u, s), base), hip.bone)
-
-    if violation(preferred) <= 1e-12:
-        return preferred
-    step = 2.0 * math.pi / SWIVELS
-    # Offsets from the preferred swivel, nearest first.
-    offsets = sorted((k * step for k in range(-SWIVELS // 2 + 1, SWIVELS // 2 + 1) if k), key=abs)
-    for offset in offsets:
-        if violation(preferred + offset) <= 1e-12:
-            # Allowed: bisect toward the preferred swivel, to the edge of what is allowed.
-            inside, outside = offset, offset - math.copysign(step, offset)
-            for _ in range(30):
-                mid = 0.5 * (inside + outside)
-                if violation(preferred + mid) <= 1e-12:
-                    inside = mid
-                else:
-                    outside = mid
-            return preferred + inside
-    # Nothing allowed: the least violation, refined by golden-section search about the best try.
-    best = min(offsets, key=lambda o: violation(preferred + o))
-    low, high = best - step, best + step
-    for _ in range(40):
-        a, b = low + 0.382 * (high - low), low + 0.618 * (high - low)
-        if violation(preferred + a) <= violation(preferred + b):
-            high = b
-        else:
-            low = a
-    return preferred + 0.5 * (low + high)
 
 
 def triangle(l1, l2, d):

@@ -185,7 +185,7 @@ class PlanarLeg:
         """The reference's direction for a target on the root: the start tip's, else across its knee."""
         start = self._start(t0, t1, 0.0, 0.0, 0.0)
         n = hypot(start[5], start[6])
-        return (start[5] / n, start[6] / n, 0.0) if n > 1e-9 * self.reach else self._across(cos(t0), sin(t0))
+        return (start[5] / n, start[6] / n, 0.0) if n > 1e-6 * self.reach else self._across(cos(t0), sin(t0))
 
     def _start(self, t0, t1, x, y, z):
         """The start's pose, as :meth:`_sides` gives a side's, for the target ``(x, y, z)``."""
