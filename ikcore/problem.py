@@ -105,6 +105,22 @@ class Problem:
         """Radians between the last bone's rotation in ``frames`` and the asked one (``None`` if none)."""
         return None if self.orientation is None else rot.angle_between(frames.worlds[-1], self.orientation)
 
+    @property
+    def orientation_weight(self):
+        """``c``: the length that weighs one radian of orientation error against distance,
+        ``tolerance / orientation_tolerance`` kept within ``[0.1, 10] x reach``, so that both errors
+        count alike measured in their tolerances."""
+        reach = self.chain.reach
+        return min(max(self.tolerance / self.orientation_tolerance, 0.1 * reach), 10.0 * reach)
+
+    def score(self, frames):
+        """How far ``frames`` is from meeting the problem: the error, with an orientation target
+        together with its weighted angle (``hypot(error, c angle)``)."""
+        error = math.dist(frames.points[-1], self.target)
+        if self.orientation is None:
+            return error
+        return math.hypot(error, self.orientation_weight * self.orientation_error(frames))
+
     def met(self, frames):
         """Whether ``frames`` meets the target within the tolerances: the verdict's own test."""
         if not math.dist(frames.points[-1], self.target) <= self.tolerance:

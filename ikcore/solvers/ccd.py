@@ -86,6 +86,10 @@ class Sweeps:
 
     stuck = False
 
+    @property
+    def score(self):
+        return self.error
+
     def __init__(self, problem, steps):
         self.problem = problem
         self.chain = chain = problem.chain

@@ -11,9 +11,10 @@ but pays for each iteration with a Jacobian. So:
    FABRIK moves the first ``N - 1`` bones to put their tip on ``w``, and the
    last joint takes ``q_{N-1} = R_{N-2}^* Q`` (then its limits). For a chain
    without limits whose wrist is reachable this already meets both targets.
-2. **Finish.** Damped least squares iterations from that pose (adaptive
-   damping, the same safeguards and secondary objectives:
-   :mod:`ikcore.solvers.jacobian`) until position and orientation are met.
+2. **Finish.** Damped least squares iterations from that pose (or from the
+   start, where the reach ended farther from meeting the target than it),
+   with adaptive damping, the same safeguards and secondary objectives
+   (:mod:`ikcore.solvers.jacobian`), until position and orientation are met.
 
 FABRIK gets at most half the iteration budget (and at most
 :data:`FABRIK_ITERATIONS`); both phases count in ``iterations``. In the wrist
@@ -76,6 +77,11 @@ def run(problem, steps=None):
             errors.append(problem.error(start))
         else:
             errors[-1] = problem.error(start)
+    if problem.score(start) > problem.score(problem.start):
+        # The reach went the wrong way (an orientation the chain cannot take there): the finish
+        # starts from the start instead.
+        start = problem.start
+        errors[-1] = problem.start_error
     # The pole: FABRIK's reach turned toward it already, but for the wrist; with an orientation the
     # finish turns the bones up to the wrist, where an iteration is left for it.
     left = problem.max_iterations - used

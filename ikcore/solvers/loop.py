@@ -10,9 +10,11 @@ object, and :func:`iterate` runs it::
         restart near the best pose if progress has stalled (give up when restarts stop paying)
 
 A search has an ``error`` (the effector's distance to the target, as the
-method measures it while iterating), ``stuck`` (True when its last step found
-no move at all: a stall at once), optionally ``watch`` (its own ``window`` or
-``horizon`` for the :class:`~.restarts.StallWatch`) and four methods:
+method measures it while iterating, kept in the error history), a ``score``
+(what "best" means: the error, or with an orientation target the error and the
+weighted angle together), ``stuck`` (True when its last step found no move at
+all: a stall at once), optionally ``watch`` (its own ``window`` or ``horizon``
+for the :class:`~.restarts.StallWatch`) and four methods:
 
 ``step(iteration)``
     One iteration of the algorithm; updates ``error``.
@@ -60,22 +62,24 @@ class Result:
         self.stalled = stalled
 
 
-def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None):
+def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None,
+            start_score=None):
     """Run ``search`` (see the module docstring) for ``problem``.
 
     ``rate`` and ``patience`` tune the :class:`~.restarts.StallWatch` (its window
     and horizon come from :func:`~.restarts.watch_settings`);
     ``max_restarts`` caps the restarts (``None``: no cap). ``budget`` is the
     number of iterations (default ``problem.max_iterations``); ``errors`` an
-    error history to go on from (default: the start's error alone).
+    error history to go on from (default: the start's error alone);
+    ``start_score`` the start's score (default its error).
     """
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
     if problem.met(problem.start):
         return Result(None, problem.start, 0, errors, False)
-    best_error, kept = errors[-1], None
+    best, kept = errors[-1] if start_score is None else start_score, None
     goal = problem.tolerance
-    watch = StallWatch(search.error, goal, budget, rate=rate, patience=patience,
+    watch = StallWatch(search.score, goal, budget, rate=rate, patience=patience,
                        **{**watch_settings(problem), **getattr(search, "watch", {})})
     rng = None
     restarts = 0
@@ -83,17 +87,17 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     while iterations < budget:
         iterations += 1
         search.step(iterations)
-        error = search.error
+        error, score = search.error, search.score
         errors.append(error)
-        if error < best_error:
-            best_error, kept = error, search.keep()
+        if score < best:
+            best, kept = score, search.keep()
             if error <= goal:
                 frames = search.settle(kept)
                 if problem.met(frames):
                     return Result(kept, frames, iterations, errors, False)
                 # Rounding between the method's measure and the settled pose left it just out: aim lower.
                 goal = watch.goal = 0.5 * error
-        if watch.update(error, search.stuck):
+        if watch.update(score, search.stuck):
             if watch.hopeless or restarts == max_restarts:
                 return Result(kept, None, iterations, errors, True)
             rng = rng or generator()

@@ -4,7 +4,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ikcore
@@ -252,18 +252,17 @@ def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, 
     chain = build_chain(rng, n, shape, "free")
     eps = degenerate.COLLINEAR * chain.reach
     root, tip = chain.points[0], chain.points[-1]
-    if math.dist(root, tip) <= eps:
-        return  # the line runs through the farthest point: no line is kept
+    assume(math.dist(root, tip) > eps)  # else the line runs through the farthest point
     t = rng.uniform(-1.0, 1.0) * chain.reach / math.dist(root, tip)
     off = {"on the line": 0.0, "near it": rng.uniform(-3.0, 3.0) * eps, "anywhere": chain.reach}[where]
     across = rot.perpendicular(tuple((b - a) / math.dist(root, tip) for a, b in zip(root, tip)))
     target = tuple(a + t * (b - a) + off * c for a, b, c in zip(root, tip, across))
     far = max(_off_line(root, tip, p) for p in chain.points + (target,))
     distance = math.dist(root, target)
-    if abs(far - eps) < 0.01 * eps or not chain.min_reach < distance < chain.reach or distance < 1e-3 * chain.reach:
-        return  # on the edge of the test, or not a solve that runs the passes
-    if math.dist(tip, target) <= 1e-3 * chain.reach:
-        return  # the rest pose meets the target already (the default tolerance): no pass runs
+    # Not on the edge of the test, a solve that runs the passes (within the reach), from a rest pose
+    # that does not meet the target already (the default tolerance).
+    assume(abs(far - eps) >= 0.01 * eps and chain.min_reach < distance < chain.reach)
+    assume(distance >= 1e-3 * chain.reach and math.dist(tip, target) > 1e-3 * chain.reach)
     bent = []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(degenerate, "bend", lambda *a, bend=degenerate.bend: bent.append(1) or bend(*a))

@@ -86,7 +86,7 @@ def test_a_pose_placed_from_its_own_points_is_itself(case):
     same_points(again.points, frames.points, scale)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(chain_and_pose(), quaternions, st.tuples(*[st.floats(-5, 5)] * 3))
 def test_skeleton_chains_hanging_from_a_moved_node(case, body_q, body_p):
     chain, qs = case

@@ -108,6 +108,10 @@ class PointSearch:
 
     stuck = False
 
+    @property
+    def score(self):
+        return self.error
+
     def __init__(self, problem, steps):
         self.problem = problem
         self.chain = chain = problem.chain
@@ -212,6 +216,10 @@ class FramedSearch:
     @property
     def stuck(self):
         return self.finisher is not None and self.finisher.stuck
+
+    @property
+    def score(self):
+        return self.error
 
     @staticmethod
     def placed(chain, frames, wanted):

@@ -56,7 +56,7 @@ from .. import pole as poles
 from .. import reach
 from ..loop import iterate
 from ..restarts import restart_frames
-from .columns import geometric_jacobian, orientation_weight, outward, residual
+from .columns import geometric_jacobian, outward, residual
 from .linalg import apply, gram, solve_spd, times
 
 #: Largest joint rotation (radians) of one step: bounded steps near singularities.
@@ -141,7 +141,7 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
         outcome = Outcome(frames, 1, [*errors, problem.error(frames)])
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
-    result = iterate(problem, search, budget=budget, errors=errors)
+    result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score)
     frames = result.frames or search.settle(result.kept)
     iterations, errors = result.iterations, result.errors
     if result.frames is not None and problem.secondary:
@@ -160,7 +160,7 @@ class JacobianSearch:
         self.chain = problem.chain
         self.rule = rule
         self.steps = steps
-        self.c = orientation_weight(problem) if problem.orientation is not None else 0.0
+        self.c = problem.orientation_weight if problem.orientation is not None else 0.0
         self.restarts = 0
         self._take(problem.start)
 
@@ -170,6 +170,11 @@ class JacobianSearch:
         self.F = sum(v * v for v in self.e)
         self.error = self.problem.error(frames)
         self.stuck = False
+
+    @property
+    def score(self):
+        """The residual's length: the error, and with an orientation target its weighted angle too."""
+        return math.sqrt(self.F)
 
     def step(self, iteration):
         candidate = self._try(None, lambda new: sum(v * v for v in new[1]) < self.F)

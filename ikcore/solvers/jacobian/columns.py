@@ -8,10 +8,9 @@ turns the last bone by ``d a``. So each axis gives one column::
           [      c a      ]      (orientation rows, with an orientation target)
 
 A hinge has one axis, its own, ``R_{j-1} h`` in the world; any other joint
-three, the world's ``x``, ``y`` and ``z``. ``c`` (a length) weighs radians
-against distance: ``tolerance / orientation_tolerance``, kept within
-``[0.1, 10] x reach``, so that both errors count alike measured in their
-tolerances.
+three, the world's ``x``, ``y`` and ``z``. ``c`` (a length,
+:attr:`ikcore.problem.Problem.orientation_weight`) weighs radians against
+distance.
 
 A joint pressed against one of its limits loses the axis that would push it
 through (:func:`outward`): the loop solves again without it
@@ -28,12 +27,6 @@ from ...vectors import cross, dot, norm, sub, unit
 _AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 #: A joint counts as on a limit within this many radians of it.
 ON_LIMIT = 1e-9
-
-
-def orientation_weight(problem):
-    """``c``: the length that weighs one radian of orientation error against distance."""
-    reach = problem.chain.reach
-    return min(max(problem.tolerance / problem.orientation_tolerance, 0.1 * reach), 10.0 * reach)
 
 
 def residual(problem, frames, c):
