@@ -11,10 +11,11 @@ lines up with the direction to the target ``v = t - p_i``:
   between the projections of ``u`` and ``v`` on the plane normal to ``h``; its
   new angle is clamped into its range;
 - a ball joint (or any other limit) turns like a free one, then its limits apply.
-  Where they would cut the shortest arc, the joint first turns further about
-  the direction to the target (which keeps the effector on it) by the least
-  angle its limits allow (:meth:`ikcore.plan.Joint.swivel_within`): a hip with a
-  twist limit then turns the knee's plane instead of losing its step.
+  A ball joint followed by a hinge, where its limits would cut the shortest arc,
+  first turns further about the direction to the target (which keeps the
+  effector on it) by the least angle its limits allow
+  (:meth:`ikcore.plan.Joint.swivel_within`): a hip with a twist limit then turns
+  the knee's plane instead of losing its step.
 
 Only joint ``i`` and the effector move during a step, so a sweep takes the
 points and world rotations once, from forward kinematics at its start, and
@@ -45,7 +46,7 @@ from ..problem import Outcome
 from ..vectors import norm, sub
 from . import degenerate, pole, reach
 from .fabrik.framed import signed_angle
-from .loop import iterate
+from .loop import Search, iterate
 from .restarts import restart_frames
 
 
@@ -81,14 +82,8 @@ def run(problem, steps=None):
     return pole.turned(problem, Outcome(frames, result.iterations, result.errors, result.stalled), steps)
 
 
-class Sweeps:
+class Sweeps(Search):
     """CCD's sweeps, for :func:`~ikcore.solvers.loop.iterate`."""
-
-    stuck = False
-
-    @property
-    def score(self):
-        return self.error
 
     def __init__(self, problem, steps):
         self.problem = problem
@@ -96,6 +91,10 @@ class Sweeps:
         self.steps = steps
         self.max_step = math.radians(problem.options["max_step_deg"])
         self.restarts = 0
+        joints = chain.plan.joints
+        # Ball joints followed by a hinge: their twist decides the hinge's plane.
+        self.before_hinge = [j.kind == BALL and i + 1 < len(joints) and joints[i + 1].kind == HINGE
+                             for i, j in enumerate(joints)]
         frames = problem.start
         toward, target = problem.pole, problem.target
         if degenerate.straight(frames.points, chain.reach, None if toward is not None else target) and (
@@ -164,9 +163,10 @@ class Sweeps:
         local = compose(compose(rot.conjugate(parent), world), parent)
         new = rot.normalize(compose(local, q))
         if joint.clamp is not None:
-            if joint.kind == BALL and joint.clamp(new, bone) is not new:
+            if self.before_hinge[i] and joint.clamp(new, bone) is not new:
                 # Any further turn about the target's direction keeps the effector on it: take the one
-                # nearest the shortest arc that the limits allow, before they clamp what is left.
+                # nearest the shortest arc that the limits allow, before they clamp what is left (the
+                # plane of the hinge that follows).
                 toward = turn(rot.conjugate(parent), tuple(c / norm(v) for c in v))
                 new = rot.normalize(compose(rot.from_axis_angle(toward, joint.swivel_within(new, toward, 0.0)), new))
             new = joint.clamp(new, bone)

@@ -36,6 +36,19 @@ target is "converged", whatever rounding the method's own bookkeeping carries.
 from .restarts import StallWatch, generator, watch_settings
 
 
+class Search:
+    """The base of a method's search: the defaults of the protocol above (no stall at once, the
+    stall watch's own tuning, the error as the score). A method's search sets ``error`` and gives
+    ``step``, ``keep``, ``settle`` and ``restart``."""
+
+    stuck = False
+    watch = {}
+
+    @property
+    def score(self):
+        return self.error
+
+
 class Result:
     """What :func:`iterate` found.
 
@@ -80,7 +93,7 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     best, kept = errors[-1] if start_score is None else start_score, None
     goal = problem.tolerance
     watch = StallWatch(search.score, goal, budget, rate=rate, patience=patience,
-                       **{**watch_settings(problem), **getattr(search, "watch", {})})
+                       **{**watch_settings(problem), **search.watch})
     rng = None
     restarts = 0
     iterations = 0

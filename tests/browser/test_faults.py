@@ -119,7 +119,7 @@ def test_target_dragged_far_away(demo, site_server):
             limb = scene.limbs[0]
             moved = math.dist(first["chains"][0]["effector"], chain["effector"])
             assert moved < 0.01 * limb.reach, (name, moved)
-            root = limb.bound.nodes[0]._p
+            root = limb.bound.nodes[0].world_position
             direction = [t - r for t, r in zip(point, root)]
             reach = [e - r for e, r in zip(chain["effector"], root)]
             cosine = sum(a * b for a, b in zip(direction, reach)) / math.hypot(*direction) / math.hypot(*reach)

@@ -57,7 +57,7 @@ from ...checks import check_int_range
 from ...kinematics import Frames, placed, settle
 from ...problem import Outcome
 from .. import degenerate, pole, reach
-from ..loop import iterate
+from ..loop import Search, iterate
 from ..restarts import restart_frames
 from . import framed
 from .points import backward, cones_of, forward
@@ -98,19 +98,13 @@ def _cones(chain):
     return chain.plan.layout(cones_of)
 
 
-class PointSearch:
+class PointSearch(Search):
     """FABRIK's iterations on points (see :mod:`.points`), for :func:`~ikcore.solvers.loop.iterate`.
 
     The points are three flat lists, rewritten in place by the passes; the
     reference pose (the start, or the pose of the last restart) gives the
     twist the rotations keep.
     """
-
-    stuck = False
-
-    @property
-    def score(self):
-        return self.error
 
     def __init__(self, problem, steps):
         self.problem = problem
@@ -189,7 +183,7 @@ class PointSearch:
         return True
 
 
-class FramedSearch:
+class FramedSearch(Search):
     """FABRIK's iterations with joint frames (see :mod:`.framed`), for :func:`~ikcore.solvers.loop.iterate`.
 
     Once the passes slow down (an iteration that does not halve the error) or
@@ -216,10 +210,6 @@ class FramedSearch:
     @property
     def stuck(self):
         return self.finisher is not None and self.finisher.stuck
-
-    @property
-    def score(self):
-        return self.error
 
     @staticmethod
     def placed(chain, frames, wanted):

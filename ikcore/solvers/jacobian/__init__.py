@@ -54,7 +54,7 @@ from ...kinematics import placed, settle, turn
 from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
-from ..loop import iterate
+from ..loop import Search, iterate
 from ..restarts import restart_frames
 from .columns import geometric_jacobian, outward, residual
 from .linalg import apply, gram, solve_spd, times
@@ -152,7 +152,7 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     return poles.turned(problem, outcome, steps) if turn else outcome
 
 
-class JacobianSearch:
+class JacobianSearch(Search):
     """The Jacobian iterations, for :func:`~ikcore.solvers.loop.iterate`."""
 
     def __init__(self, problem, rule, steps):
