@@ -8,7 +8,7 @@ lies within ``[min_reach, reach]``, and only those:
   together), the long bone points at the target and every other bone straight
   back. :func:`nearest_pose` gives either, in one step; it depends on the
   target alone, so a target tracked out of reach does not jitter. It also
-  meets a target within half the tolerance of either edge (:func:`at_edge`);
+  meets a target within the tolerance of either edge (:func:`at_edge`);
 - **near full reach** the chain is almost straight, and the geometric methods
   crawl there: each CCD turn or FABRIK pass moves the tip by an amount that
   shrinks with the chain's bend. Yet any pose whose tip lies ``d`` from the
@@ -26,11 +26,11 @@ from ..vectors import across, add, madd, norm, scale, sub, unit
 
 def at_edge(chain, target, tolerance):
     """Whether a chain without limits meets ``target`` best by :func:`nearest_pose`: it lies outside
-    the reachable shell, or within half the ``tolerance`` of either of its edges, where that pose
-    meets it with room to spare for rounding and steps would crawl (the chain almost straight, or
-    almost folded)."""
+    the reachable shell, or so near either of its edges (within the ``tolerance``, less ``1e-9``
+    of the reach: room for rounding) that the pose meets it, where steps would crawl (the chain
+    almost straight, or almost folded)."""
     d = chain.distance_to(target)
-    margin = 0.5 * tolerance
+    margin = max(0.0, tolerance - 1e-9 * chain.reach)
     return d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin)
 
 

@@ -63,6 +63,8 @@ from .linalg import apply, gram, solve_spd, times
 MAX_STEP = 0.5
 #: Tries of a step (damped or halved again) within one iteration.
 MAX_ATTEMPTS = 10
+#: Restarts in a row without progress before a solve gives up (:class:`~ikcore.solvers.restarts.StallWatch`).
+PATIENCE = 20
 
 
 def check_fraction(value, name):
@@ -141,7 +143,9 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
         outcome = Outcome(frames, 1, [*errors, problem.error(frames)])
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
-    result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score)
+    # Restarts pay off longer here than for the geometric methods: a redundant arm with an
+    # orientation target may need a dozen before one lands in the right basin.
+    result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
     frames = result.frames or search.settle(result.kept)
     iterations, errors = result.iterations, result.errors
     if result.frames is not None and problem.secondary:
