@@ -212,7 +212,7 @@ class FramedSearch(Search):
         return self.finisher is not None and self.finisher.stuck
 
     @staticmethod
-    def placed(chain, frames, wanted):
+    def reposed(chain, frames, wanted):
         """``frames`` re-posed by one forward pass toward the ``wanted`` points."""
         state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
         framed.forward(chain, state, wanted)
@@ -227,7 +227,7 @@ class FramedSearch(Search):
         for length in chain.lengths:
             run += length
             wanted.append(tuple(r + run * a for r, a in zip(root, aim)))
-        return self.placed(chain, self.problem.start, wanted)
+        return self.reposed(chain, self.problem.start, wanted)
 
     def prepare(self, toward):
         chain, target = self.chain, self.problem.target
@@ -236,7 +236,7 @@ class FramedSearch(Search):
             if toward is not None or degenerate.straight(frames.points, chain.reach, target):
                 self._take(settle(chain, degenerate.bend(chain, frames, toward, target)))
         elif toward is not None:
-            self._take(self.placed(chain, frames, pole.swivel(frames.points, toward, chain.reach,
+            self._take(self.reposed(chain, frames, pole.swivel(frames.points, toward, chain.reach,
                                                               chain.plan.plane is not None)))
 
     def step(self, iteration):
