@@ -19,6 +19,18 @@ curve progressively. When every lane is done, the target hops to the next
 scripted spot after ``pause`` seconds plus the time the longest curve takes to
 draw (unless it was dragged: a dragged target stays).
 
+The replay (``replay``, on by default) shows the race at that pace in the
+chains too: ``elapsed x rate`` seconds into a race, each lane is drawn in its
+pose after that many iterations (its final pose once it has no more), and
+reports ``running`` with that iteration's error until then. A lane's pose
+after ``k`` iterations is its method's solve from rest stopped after ``k``
+(``max_iterations=k``), solved again when the replay reaches ``k``; these solves
+are not timed and do not change the lane's result. For every method but
+FABRIK->DLS that is the ``k``-th pose of the lane's own solve, whose error is
+the curve's ``k``-th point; FABRIK->DLS splits its budget between its two
+phases, so a solve stopped early takes other steps than the lane's solve (the
+replay ends on the lane's final pose all the same).
+
 Per lane the state also gives each joint's share of the total rotation from
 rest (``angle(q_i) / sum_j angle(q_j)``): CCD turns the joints nearest the end
 effector most, and the shares make that bias visible.
@@ -29,20 +41,22 @@ from ..constraints import BallSocket
 from ..skeleton import Skeleton
 from ..solve import METHODS
 from .paths import Hops
-from .scene import Limb, Scene, Target
+from .scene import Limb, Scene, Target, box
 
 RACERS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
-LANE = 1.7
+LANE = 1.5
 BONES = 6
 BONE_LENGTH = 0.25
 PAUSE = 1.5  # seconds between a race's curves all drawn and the next hop
-RATE = 20  # iterations per second, for drawing the curves
+#: Iterations per second, for drawing the curves and replaying the solves: slow enough to see the lanes
+#: race (the fastest methods take 2 to 4 iterations, the Jacobian transpose 7 to 13).
+RATE = 4
 
 
 class Lane:
     """One method's copy of the chain and its race so far."""
 
-    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done")
+    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done", "final", "shown")
 
     def __init__(self, method, limb, offset):
         self.method = method
@@ -53,6 +67,8 @@ class Lane:
         self.status = None
         self.ms = 0.0
         self.done = False
+        self.final = None  # the rotations the lane's solve ended with
+        self.shown = -1  # the iteration whose pose the lane is drawn in (-1: none of this race yet)
 
     def shares(self):
         """Each joint's fraction of the total rotation angle from rest."""
@@ -69,7 +85,9 @@ class RaceScene(Scene):
     default_method = "fabrik"
     default_max_iterations = 150
     #: ``rate``: iterations drawn per second; ``pause``: seconds between races.
-    extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "pause": {"kind": "float", "min": 0.0, "max": 60.0}}
+    #: ``replay``: draw each lane's pose iteration by iteration at ``rate``.
+    extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "pause": {"kind": "float", "min": 0.0, "max": 60.0},
+                    "replay": {"kind": "bool"}}
     #: Each lane is solved once a race, on a frame of its own: every one is timed.
     timed_every = 1
 
@@ -77,6 +95,7 @@ class RaceScene(Scene):
         super().__init__()
         self.params["rate"] = RATE
         self.params["pause"] = PAUSE
+        self.params["replay"] = True
         self.skeleton = Skeleton()
         points = [(0.0, BONE_LENGTH * i, 0.0) for i in range(BONES + 1)]
         joints = [BallSocket(cone_deg=75.0)] * BONES
@@ -119,6 +138,8 @@ class RaceScene(Scene):
             lane.status = "running"
             lane.ms = 0.0
             lane.done = False
+            lane.final = None
+            lane.shown = -1
             self.targets[lane.limb.target].position = self.lane_target(lane)
         self.elapsed = 0.0
 
@@ -147,6 +168,11 @@ class RaceScene(Scene):
         """Whether every lane has been solved for the current target."""
         return all(lane.done for lane in self.lanes)
 
+    @property
+    def replayed(self):
+        """Whether every lane is solved and drawn in its final pose (the replay, if on, is over)."""
+        return all(lane.done and lane.shown == lane.iterations for lane in self.lanes)
+
     def solve(self):
         # One lane per frame: the first not yet solved, from rest, cold.
         for lane in self.lanes:
@@ -160,20 +186,73 @@ class RaceScene(Scene):
             lane.iterations = sol.iterations
             lane.status = sol.status
             lane.ms = limb.ms
+            lane.final = list(limb.bound.rotations)
+            lane.shown = sol.iterations
             lane.done = True
-            return
+            break
+        self._replay()
+
+    def due(self, lane):
+        """The iteration whose pose ``lane`` is to be drawn in now: where the replay has got to."""
+        if not self.params["replay"]:
+            return lane.iterations
+        return min(lane.iterations, int(self.elapsed * self.params["rate"]))
+
+    def _replay(self):
+        # Each solved lane in the pose of the iteration due, when that changed since the last frame.
+        for lane in self.lanes:
+            if not lane.done:
+                continue
+            k = self.due(lane)
+            if k == lane.shown:
+                continue
+            bound = lane.limb.bound
+            if k == lane.iterations:
+                bound.set_rotations(lane.final)
+            elif k == 0:
+                bound.set_rotations([rot.IDENTITY] * bound.chain.size)
+            else:
+                # Not through solve_limb: neither timed nor the lane's result.
+                bound.solve(self.targets[lane.limb.target].position, lane.method,
+                            start=[rot.IDENTITY] * bound.chain.size, max_iterations=k,
+                            tolerance=self.params["tolerance"] * lane.limb.reach, **self.method_options(lane.method))
+            lane.shown = k
 
     def report(self, limb):
         lane = self._lane_of.get(limb)
         if lane is None:
             return super().report(limb)
+        if lane.done and lane.shown < lane.iterations:
+            return "running", lane.errors[lane.shown], lane.shown
         return lane.status, (lane.errors[-1] if lane.errors else None), lane.iterations
 
     def extras(self):
         return {"race": {"hop": self.hop, "done": self.done, "elapsed": self.elapsed, "rate": self.params["rate"],
+                         "replay": self.params["replay"],
                          "lanes": [{"method": lane.method, "status": lane.status, "iterations": lane.iterations,
-                                    "errors": list(lane.errors), "ms": lane.ms, "shares": lane.shares()}
+                                    "shown": lane.shown, "errors": list(lane.errors), "ms": lane.ms,
+                                    "shares": lane.shares()}
                                    for lane in self.lanes]}}
 
     def camera(self):
         return {"position": [0.0, 2.4, 10.5], "target": [0.0, 0.8, 0.0]}
+
+    def bounds(self):
+        # The box of the hops (see __init__ and _squash) copied to each lane, and the lanes' chains,
+        # which swing up to 0.8 of their reach sideways on the way to a target (CCD, the Jacobian transpose)
+        # and dip a little below their roots.
+        reach = BONES * BONE_LENGTH
+        c = self.hops.center
+        points = [(c[0] - 0.8 * reach, c[1] + self.hops.min_up * self.hops.r_max, -self.hops.r_max),
+                  (c[0] + 0.8 * reach + 5 * LANE, c[1] + self.hops.r_max, self.hops.r_max),
+                  (-2.5 * LANE, -0.1 * reach, 0.0), (2.5 * LANE, reach, 0.0)]
+        return box(points, 0.1)
+
+    def param_methods(self):
+        # Every lane solves with its own method, so the scene's method is used by none, and the
+        # parameters of any method are used by one of the lanes.
+        return {"method": []}
+
+    def scripted(self, target):
+        # The lanes' target hops to its next spot when released.
+        return target.draggable

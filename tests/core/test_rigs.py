@@ -123,7 +123,8 @@ def test_race_lanes_finish_with_their_histories():
     state = scene.state()["race"]
     assert state["hop"] >= 5  # the target hopped, races were run
     seen_ccd_bias = []
-    while not scene.done:
+    # Decided, and replayed to the end: every lane drawn in its final pose.
+    while not scene.replayed:
         scene.step(DT)
     for lane, chain in zip(scene.lanes, scene.state()["chains"]):
         assert lane.status in ikcore.STATUSES
