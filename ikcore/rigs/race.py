@@ -1,9 +1,11 @@
 """The race: the same chain, the same target, one lane per method.
 
-Six copies of one chain stand side by side along x (lane ``k`` at ``x = (k -
-2.5) * LANE``), each solved by its own method: CCD, FABRIK, Jacobian
-transpose, pseudo-inverse, DLS and FABRIK then DLS. One target, placed
-relative to lane 0 (the draggable one) and copied to every lane.
+Six copies of one chain stand in two rows of three (:func:`lane_root`: the
+first three lanes behind, along x, the other three in front of them), each
+solved by its own method: CCD, FABRIK, Jacobian transpose, pseudo-inverse, DLS
+and FABRIK then DLS. Three lanes to a row leave each one a third of the
+page's width, where six in a line would draw them half as large. One target,
+placed relative to lane 0 (the draggable one) and copied to every lane.
 
 A race starts whenever the target moves (a hop, or a drag): every lane goes
 back to the rest pose and is solved from there, cold, in one call with the
@@ -44,13 +46,23 @@ from .paths import Hops
 from .scene import Limb, Scene, Target, box
 
 RACERS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
-LANE = 1.5
+#: Lanes a row, the distance between neighbouring lanes of a row (x) and between the rows (z): the targets
+#: stay within 0.35 of the reach of their lane's root on x and within 0.85 of it on z (see RaceScene._squash).
+COLUMNS = 3
+LANE = 2.0
+ROW = 3.2
 BONES = 6
 BONE_LENGTH = 0.25
 PAUSE = 1.5  # seconds between a race's curves all drawn and the next hop
 #: Iterations per second, for drawing the curves and replaying the solves: slow enough to see the lanes
 #: race (the fastest methods take 2 to 4 iterations, the Jacobian transpose 7 to 13).
 RATE = 4
+
+
+def lane_root(k):
+    """Where lane ``k``'s chain stands: ``(x, 0, z)``, row by row from the back."""
+    column, row = k % COLUMNS, k // COLUMNS
+    return ((column - 1) * LANE, 0.0, (row - 0.5) * ROW)
 
 
 class Lane:
@@ -101,16 +113,18 @@ class RaceScene(Scene):
         joints = [BallSocket(cone_deg=75.0)] * BONES
         self.lanes = []
         for k, method in enumerate(RACERS):
-            x = (k - 2.5) * LANE
-            self.skeleton.add_node(f"lane{k}", translation=(x, 0.0, 0.0))
+            self.skeleton.add_node(f"lane{k}", translation=lane_root(k))
             bound = self.skeleton.add_chain(method, f"lane{k}", points, joints)
             radii = [0.05 - 0.004 * i for i in range(BONES)]
             limb = self.add_limb(Limb(bound, radii, target="target" if k == 0 else f"target@{method}"))
-            self.lanes.append(Lane(method, limb, k * LANE))
+            x, _, z = lane_root(k)
+            x0, _, z0 = lane_root(0)
+            self.lanes.append(Lane(method, limb, (x - x0, z - z0)))
         # report() runs for every limb every frame: a lookup, not a walk over the lanes.
         self._lane_of = {lane.limb: lane for lane in self.lanes}
         reach = BONES * BONE_LENGTH
-        self.hops = Hops(center=(-2.5 * LANE, 0.15 * reach, 0.0), r_min=0.35 * reach, r_max=0.85 * reach,
+        x0, _, z0 = lane_root(0)
+        self.hops = Hops(center=(x0, 0.15 * reach, z0), r_min=0.35 * reach, r_max=0.85 * reach,
                          period=1.0, seed=11, min_up=-0.1)
         self.hop = 0
         self.elapsed = 0.0
@@ -122,12 +136,13 @@ class RaceScene(Scene):
 
     def _squash(self, p):
         # Keep hops mostly in the lane's own plane (x within +-0.35 reach), so lanes do not collide.
-        x0 = -2.5 * LANE
+        x0 = lane_root(0)[0]
         return (x0 + 0.4 * (p[0] - x0), p[1], p[2])
 
     def lane_target(self, lane):
         x, y, z = self.targets["target"].position
-        return (x + lane.offset, y, z)
+        dx, dz = lane.offset
+        return (x + dx, y, z + dz)
 
     def start_race(self):
         """Results cleared, the race on (each lane is solved from rest in turn)."""
@@ -235,17 +250,21 @@ class RaceScene(Scene):
                                    for lane in self.lanes]}}
 
     def camera(self):
-        return {"position": [0.0, 2.4, 10.5], "target": [0.0, 0.8, 0.0]}
+        # From the front and above: the back row shows above the front one.
+        return {"position": [0.0, 6.0, 8.5], "target": [0.0, 0.4, 0.0]}
 
     def bounds(self):
-        # The box of the hops (see __init__ and _squash) copied to each lane, and the lanes' chains,
-        # which swing up to 0.8 of their reach sideways on the way to a target (CCD, the Jacobian transpose)
-        # and dip a little below their roots.
+        # The box of the hops (see __init__ and _squash) copied to each lane, and the lanes' chains in the
+        # poses they reach for them: up to 0.6 of their reach sideways and a little below their roots. (On
+        # the way there a solve may swing a chain further out for an iteration or two: CCD, the Jacobian
+        # transpose; the camera frames where the race is decided.)
         reach = BONES * BONE_LENGTH
-        c = self.hops.center
-        points = [(c[0] - 0.8 * reach, c[1] + self.hops.min_up * self.hops.r_max, -self.hops.r_max),
-                  (c[0] + 0.8 * reach + 5 * LANE, c[1] + self.hops.r_max, self.hops.r_max),
-                  (-2.5 * LANE, -0.1 * reach, 0.0), (2.5 * LANE, reach, 0.0)]
+        r = self.hops.r_max
+        low = min(self.hops.center[1] + self.hops.min_up * r, -0.1 * reach)
+        points = []
+        for k in range(len(self.lanes)):
+            x, _, z = lane_root(k)
+            points += [(x - 0.6 * reach, low, z - r), (x + 0.6 * reach, max(reach, self.hops.center[1] + r), z + r)]
         return box(points, 0.1)
 
     def param_methods(self):
