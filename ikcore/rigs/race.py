@@ -22,7 +22,7 @@ scripted spot after ``pause`` seconds plus the time the longest curve takes to
 draw (unless it was dragged: a dragged target stays).
 
 The replay (``replay``, on by default) shows the race at that pace in the
-chains too: ``elapsed x rate`` seconds into a race, each lane is drawn in its
+chains too (a race the scene starts by itself only while ``animate`` is on): ``elapsed x rate`` seconds into a race, each lane is drawn in its
 pose after that many iterations (its final pose once it has no more), and
 reports ``running`` with that iteration's error until then. A lane's pose
 after ``k`` iterations is its method's solve from rest stopped after ``k``
@@ -208,8 +208,12 @@ class RaceScene(Scene):
         self._replay()
 
     def due(self, lane):
-        """The iteration whose pose ``lane`` is to be drawn in now: where the replay has got to."""
-        if not self.params["replay"]:
+        """The iteration whose pose ``lane`` is to be drawn in now: where the replay has got to.
+
+        A race the scene starts by itself (the first, a hop) is scripted motion: with ``animate`` off it
+        is shown decided, not replayed; a race the user starts (placing the target) is replayed.
+        """
+        if not self.params["replay"] or not (self.params["animate"] or self.targets["target"].pinned):
             return lane.iterations
         return min(lane.iterations, int(self.elapsed * self.params["rate"]))
 

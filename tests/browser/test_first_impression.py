@@ -33,6 +33,9 @@ def test_nothing_is_selected_at_first_and_esc_or_an_empty_click_lets_go(demo, si
     state = open_demo(demo, site_server)
     page = demo.page
     assert state["selected"] is None
+    # The loading's watchers (boot.js) are gone: the page runs on the browser's own console and fetch.
+    assert page.evaluate("[console.error, console.warn, fetch].map((f) => "
+                         "/\\[native code\\]/.test(Function.prototype.toString.call(f)))") == [True] * 3
     hint = page.locator("#hint")
     assert hint.is_visible() and "drag" in hint.text_content()
     for scene in ("race", "spider", "tentacles", "arm"):

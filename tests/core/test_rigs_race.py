@@ -119,3 +119,15 @@ def test_lanes_stand_in_two_rows_of_three_apart_from_one_another():
             dx = abs(roots[a][0] - roots[b][0])
             dz = abs(roots[a][2] - roots[b][2])
             assert dx >= 2 * 0.35 * reach * 1.2 or dz >= 2 * 0.85 * reach, (a, b)
+
+
+def test_with_scripted_motion_off_only_a_race_the_user_starts_is_replayed():
+    scene = make_scene("race")
+    scene.set_params(animate=False)
+    for _ in range(6):
+        scene.step(DT)
+    assert scene.replayed  # the scene's own first race: shown decided, nothing moves by itself
+    scene.set_target("target", GOAL)
+    for _ in range(6):
+        scene.step(DT)
+    assert not scene.replayed and all(lane.shown < lane.iterations for lane in scene.lanes if lane.iterations > 1)
