@@ -36,9 +36,15 @@ def main():
                 if time.monotonic() > deadline or page.evaluate("document.documentElement.dataset.state") == "failed":
                     sys.exit(f"[ikcore] error: the page did not load: {page.evaluate('ikDemo.state().error')}")
                 page.wait_for_timeout(100)
-            # Two seconds of the scene, the same every time, the last frame rendered; then the HUD's next redraw.
-            page.evaluate("ikDemo.advance(120, 1 / 60, 120)")
-            page.wait_for_timeout(600)
+            # Sixty frames of the animation loop, as a reader's page draws them: the HUD then shows this
+            # renderer's own frame rate over them (a software one draws a few frames a second).
+            # (Polled from here: the page's Content-Security-Policy refuses wait_for_function's eval.)
+            deadline = time.monotonic() + 180
+            while page.evaluate("ikDemo.state().frame") < 62:
+                if time.monotonic() > deadline:
+                    sys.exit("[ikcore] error: the page drew fewer than 62 frames in 3 minutes")
+                page.wait_for_timeout(250)
+            page.wait_for_timeout(300)
             args.out.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(args.out))
             browser.close()

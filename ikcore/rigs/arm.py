@@ -89,9 +89,9 @@ class ArmScene(Scene):
         return {"position": [1.6, 1.8, 2.6], "target": [0.5, 0.9, 0.1]}
 
     def bounds(self):
-        # The pedestal's foot, the shoulder, the pole and where the scripted target goes (its slowest
+        # The pedestal's foot, the arm at rest, the pole and where the scripted target goes (its slowest
         # component has a period of 20 s).
-        points = [(0.0, 0.0, 0.0), SHOULDER, self.targets["pole"].position, *sampled(self.path, 60.0, 0.25)]
+        points = [(0.0, 0.0, 0.0), *ARM_POINTS, self.targets["pole"].position, *sampled(self.path, 60.0, 0.25)]
         return box(points, 0.1)
 
 

@@ -52,7 +52,7 @@ const demo = {
   get frame() { return loop.frame; },
   stage: null, camera: null, view: null, overlay: null, handles: null,
   limitsShown: false,
-  hintDone: false,      // the reader has put a handle on something: the hint has done its job
+  hintDone: false,      // the reader has put a handle on something (or sent a walker): the hint has done its job
   motionAsked: false,   // the reader pressed play (or turned scripted motion on) despite reduced motion
   links: null, api: null, emit: () => {},
   command: (name, args) => loop.command(name, args),
@@ -193,7 +193,7 @@ function setGizmo(mode) {
 }
 
 /**
- * The hint line: how to interact with this scene, until the reader has put a handle on something; with
+ * The hint line: how to interact with this scene, until the reader has done so once; with
  * reduced motion and the scene still, a play button.
  */
 function showHint() {
@@ -255,6 +255,11 @@ boot.attached.then((py) => {
         demo.view.clickedGround(point);
       } catch (error) {
         note(error.message);
+      }
+      // A walker sent somewhere: the hint (how to send it) has done its job too.
+      if (!demo.hintDone && demo.view.ground) {
+        demo.hintDone = true;
+        showHint();
       }
     },
   });

@@ -33,7 +33,7 @@ export function isSoftware(name) {
 }
 
 /** The ground's texture: one tile of grid on the ground's tone (canvas 2D, drawn once). */
-function gridTexture(renderer, high) {
+function gridTexture(renderer, software) {
   const size = 256;
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = size;
@@ -58,9 +58,9 @@ function gridTexture(renderer, high) {
   texture.colorSpace = THREE.SRGBColorSpace;
   texture.wrapS = texture.wrapT = THREE.RepeatWrapping;
   // Anisotropic filtering keeps distant lines crisp on a GPU; a software renderer pays for it with many
-  // texture reads a pixel over most of the canvas (it halved the frame rate here): at low quality the far
-  // grid blurs into the ground's tone instead, which is all it has to do.
-  texture.anisotropy = high ? Math.min(8, renderer.capabilities.getMaxAnisotropy()) : 1;
+  // texture reads a pixel over most of the canvas (it halved the frame rate here), at either quality: there
+  // the far grid blurs into the ground's tone instead, which is all it has to do.
+  texture.anisotropy = software ? 1 : Math.min(8, renderer.capabilities.getMaxAnisotropy());
   return texture;
 }
 
@@ -117,7 +117,7 @@ export class Stage {
     scene.add(rim);
     this.sunOffset = new THREE.Vector3(4, 9, 5);
 
-    const texture = gridTexture(renderer, high);
+    const texture = gridTexture(renderer, this.software);
     texture.repeat.set(60 / TILE, 60 / TILE);
     // Low: unlit and not tone mapped, so that it shows the texture's own tones, close to what the lights
     // give the lit one (the hemisphere's sky side and the sun from high above).
