@@ -7,8 +7,15 @@ VENV="$ROOT/.venv"                 # the project's environment: build + test too
 TOOLS_VENV="$ROOT/.venv-tools"     # pyodide-build, which needs Python >= 3.12
 BUILD="$ROOT/build"
 
-say() { printf '\033[1m[ikcore]\033[0m %s\n' "$*" >&2; }
-die() { printf '\033[1;31m[ikcore] error:\033[0m %s\n' "$*" >&2; exit 1; }
+# Messages go to stderr, in bold (errors in red) only when it is a terminal: a log file gets plain text.
+# NO_COLOR (https://no-color.org) turns the colours off on a terminal too.
+if [[ -t 2 && -z ${NO_COLOR:-} ]]; then
+    say() { printf '\033[1m[ikcore]\033[0m %s\n' "$*" >&2; }
+    die() { printf '\033[1;31m[ikcore] error:\033[0m %s\n' "$*" >&2; exit 1; }
+else
+    say() { printf '[ikcore] %s\n' "$*" >&2; }
+    die() { printf '[ikcore] error: %s\n' "$*" >&2; exit 1; }
+fi
 
 # python_at_least EXE MAJOR MINOR: whether EXE runs and is at least that version, with venv and pip.
 python_at_least() {

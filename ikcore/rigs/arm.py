@@ -28,7 +28,7 @@ from .. import rotation as rot
 from ..constraints import BallSocket, Hinge
 from ..skeleton import Skeleton
 from .paths import Orbit
-from .scene import Limb, Scene, Target
+from .scene import Limb, Scene, Target, box, sampled
 
 SHOULDER = (0.0, 1.0, 0.0)
 UPPER, FOREARM, HAND = 0.55, 0.45, 0.15
@@ -86,6 +86,12 @@ class ArmScene(Scene):
 
     def camera(self):
         return {"position": [1.6, 1.8, 2.6], "target": [0.5, 0.9, 0.1]}
+
+    def bounds(self):
+        # The pedestal's foot, the arm at rest, the pole and where the scripted target goes (its slowest
+        # component has a period of 20 s).
+        points = [(0.0, 0.0, 0.0), *ARM_POINTS, self.targets["pole"].position, *sampled(self.path, 60.0, 0.25)]
+        return box(points, 0.1)
 
 
 def natural_hand(target, pole):

@@ -1,9 +1,11 @@
 """The race: the same chain, the same target, one lane per method.
 
-Six copies of one chain stand side by side along x (lane ``k`` at ``x = (k -
-2.5) * LANE``), each solved by its own method: CCD, FABRIK, Jacobian
-transpose, pseudo-inverse, DLS and FABRIK then DLS. One target, placed
-relative to lane 0 (the draggable one) and copied to every lane.
+Six copies of one chain stand in two rows of three (:func:`lane_root`: the
+first three lanes behind, along x, the other three in front of them), each
+solved by its own method: CCD, FABRIK, Jacobian transpose, pseudo-inverse, DLS
+and FABRIK then DLS. Three lanes to a row leave each one a third of the
+page's width, where six in a line would draw them half as large. One target,
+placed relative to lane 0 (the draggable one) and copied to every lane.
 
 A race starts whenever the target moves (a hop, or a drag): every lane goes
 back to the rest pose and is solved from there, cold, in one call with the
@@ -19,6 +21,18 @@ curve progressively. When every lane is done, the target hops to the next
 scripted spot after ``pause`` seconds plus the time the longest curve takes to
 draw (unless it was dragged: a dragged target stays).
 
+The replay (``replay``, on by default) shows the race at that pace in the
+chains too (a race the scene starts by itself only while ``animate`` is on): ``elapsed x rate`` seconds into a race, each lane is drawn in its
+pose after that many iterations (its final pose once it has no more), and
+reports ``running`` with that iteration's error until then. A lane's pose
+after ``k`` iterations is its method's solve from rest stopped after ``k``
+(``max_iterations=k``), solved again when the replay reaches ``k``; these solves
+are not timed and do not change the lane's result. For every method but
+FABRIK->DLS that is the ``k``-th pose of the lane's own solve, whose error is
+the curve's ``k``-th point; FABRIK->DLS splits its budget between its two
+phases, so a solve stopped early takes other steps than the lane's solve (the
+replay ends on the lane's final pose all the same).
+
 Per lane the state also gives each joint's share of the total rotation from
 rest (``angle(q_i) / sum_j angle(q_j)``): CCD turns the joints nearest the end
 effector most, and the shares make that bias visible.
@@ -29,20 +43,32 @@ from ..constraints import BallSocket
 from ..skeleton import Skeleton
 from ..solve import METHODS
 from .paths import Hops
-from .scene import Limb, Scene, Target
+from .scene import Limb, Scene, Target, box
 
 RACERS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
-LANE = 1.7
+#: Lanes a row, the distance between neighbouring lanes of a row (x) and between the rows (z): the targets
+#: stay within 0.35 of the reach of their lane's root on x and within 0.85 of it on z (see RaceScene._squash).
+COLUMNS = 3
+LANE = 2.0
+ROW = 3.2
 BONES = 6
 BONE_LENGTH = 0.25
 PAUSE = 1.5  # seconds between a race's curves all drawn and the next hop
-RATE = 20  # iterations per second, for drawing the curves
+#: Iterations per second, for drawing the curves and replaying the solves: slow enough to see the lanes
+#: race (the fastest methods take 2 to 4 iterations, the Jacobian transpose 7 to 13).
+RATE = 4
+
+
+def lane_root(k):
+    """Where lane ``k``'s chain stands: ``(x, 0, z)``, row by row from the back."""
+    column, row = k % COLUMNS, k // COLUMNS
+    return ((column - 1) * LANE, 0.0, (row - 0.5) * ROW)
 
 
 class Lane:
     """One method's copy of the chain and its race so far."""
 
-    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done")
+    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done", "final", "shown")
 
     def __init__(self, method, limb, offset):
         self.method = method
@@ -53,6 +79,8 @@ class Lane:
         self.status = None
         self.ms = 0.0
         self.done = False
+        self.final = None  # the rotations the lane's solve ended with
+        self.shown = -1  # the iteration whose pose the lane is drawn in (-1: none of this race yet)
 
     def shares(self):
         """Each joint's fraction of the total rotation angle from rest."""
@@ -69,7 +97,9 @@ class RaceScene(Scene):
     default_method = "fabrik"
     default_max_iterations = 150
     #: ``rate``: iterations drawn per second; ``pause``: seconds between races.
-    extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "pause": {"kind": "float", "min": 0.0, "max": 60.0}}
+    #: ``replay``: draw each lane's pose iteration by iteration at ``rate``.
+    extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "pause": {"kind": "float", "min": 0.0, "max": 60.0},
+                    "replay": {"kind": "bool"}}
     #: Each lane is solved once a race, on a frame of its own: every one is timed.
     timed_every = 1
 
@@ -77,21 +107,24 @@ class RaceScene(Scene):
         super().__init__()
         self.params["rate"] = RATE
         self.params["pause"] = PAUSE
+        self.params["replay"] = True
         self.skeleton = Skeleton()
         points = [(0.0, BONE_LENGTH * i, 0.0) for i in range(BONES + 1)]
         joints = [BallSocket(cone_deg=75.0)] * BONES
         self.lanes = []
         for k, method in enumerate(RACERS):
-            x = (k - 2.5) * LANE
-            self.skeleton.add_node(f"lane{k}", translation=(x, 0.0, 0.0))
+            self.skeleton.add_node(f"lane{k}", translation=lane_root(k))
             bound = self.skeleton.add_chain(method, f"lane{k}", points, joints)
             radii = [0.05 - 0.004 * i for i in range(BONES)]
             limb = self.add_limb(Limb(bound, radii, target="target" if k == 0 else f"target@{method}"))
-            self.lanes.append(Lane(method, limb, k * LANE))
+            x, _, z = lane_root(k)
+            x0, _, z0 = lane_root(0)
+            self.lanes.append(Lane(method, limb, (x - x0, z - z0)))
         # report() runs for every limb every frame: a lookup, not a walk over the lanes.
         self._lane_of = {lane.limb: lane for lane in self.lanes}
         reach = BONES * BONE_LENGTH
-        self.hops = Hops(center=(-2.5 * LANE, 0.15 * reach, 0.0), r_min=0.35 * reach, r_max=0.85 * reach,
+        x0, _, z0 = lane_root(0)
+        self.hops = Hops(center=(x0, 0.15 * reach, z0), r_min=0.35 * reach, r_max=0.85 * reach,
                          period=1.0, seed=11, min_up=-0.1)
         self.hop = 0
         self.elapsed = 0.0
@@ -103,12 +136,13 @@ class RaceScene(Scene):
 
     def _squash(self, p):
         # Keep hops mostly in the lane's own plane (x within +-0.35 reach), so lanes do not collide.
-        x0 = -2.5 * LANE
+        x0 = lane_root(0)[0]
         return (x0 + 0.4 * (p[0] - x0), p[1], p[2])
 
     def lane_target(self, lane):
         x, y, z = self.targets["target"].position
-        return (x + lane.offset, y, z)
+        dx, dz = lane.offset
+        return (x + dx, y, z + dz)
 
     def start_race(self):
         """Results cleared, the race on (each lane is solved from rest in turn)."""
@@ -119,6 +153,8 @@ class RaceScene(Scene):
             lane.status = "running"
             lane.ms = 0.0
             lane.done = False
+            lane.final = None
+            lane.shown = -1
             self.targets[lane.limb.target].position = self.lane_target(lane)
         self.elapsed = 0.0
 
@@ -147,6 +183,11 @@ class RaceScene(Scene):
         """Whether every lane has been solved for the current target."""
         return all(lane.done for lane in self.lanes)
 
+    @property
+    def replayed(self):
+        """Whether every lane is solved and drawn in its final pose (the replay, if on, is over)."""
+        return all(lane.done and lane.shown == lane.iterations for lane in self.lanes)
+
     def solve(self):
         # One lane per frame: the first not yet solved, from rest, cold.
         for lane in self.lanes:
@@ -160,20 +201,81 @@ class RaceScene(Scene):
             lane.iterations = sol.iterations
             lane.status = sol.status
             lane.ms = limb.ms
+            lane.final = list(limb.bound.rotations)
+            lane.shown = sol.iterations
             lane.done = True
-            return
+            break
+        self._replay()
+
+    def due(self, lane):
+        """The iteration whose pose ``lane`` is to be drawn in now: where the replay has got to.
+
+        A race the scene starts by itself (the first, a hop) is scripted motion: with ``animate`` off it
+        is shown decided, not replayed; a race the user starts (placing the target) is replayed.
+        """
+        if not self.params["replay"] or not (self.params["animate"] or self.targets["target"].pinned):
+            return lane.iterations
+        return min(lane.iterations, int(self.elapsed * self.params["rate"]))
+
+    def _replay(self):
+        # Each solved lane in the pose of the iteration due, when that changed since the last frame.
+        for lane in self.lanes:
+            if not lane.done:
+                continue
+            k = self.due(lane)
+            if k == lane.shown:
+                continue
+            bound = lane.limb.bound
+            if k == lane.iterations:
+                bound.set_rotations(lane.final)
+            elif k == 0:
+                bound.set_rotations([rot.IDENTITY] * bound.chain.size)
+            else:
+                # Not through solve_limb: neither timed nor the lane's result.
+                bound.solve(self.targets[lane.limb.target].position, lane.method,
+                            start=[rot.IDENTITY] * bound.chain.size, max_iterations=k,
+                            tolerance=self.params["tolerance"] * lane.limb.reach, **self.method_options(lane.method))
+            lane.shown = k
 
     def report(self, limb):
         lane = self._lane_of.get(limb)
         if lane is None:
             return super().report(limb)
+        if lane.done and lane.shown < lane.iterations:
+            return "running", lane.errors[lane.shown], lane.shown
         return lane.status, (lane.errors[-1] if lane.errors else None), lane.iterations
 
     def extras(self):
         return {"race": {"hop": self.hop, "done": self.done, "elapsed": self.elapsed, "rate": self.params["rate"],
+                         "replay": self.params["replay"],
                          "lanes": [{"method": lane.method, "status": lane.status, "iterations": lane.iterations,
-                                    "errors": list(lane.errors), "ms": lane.ms, "shares": lane.shares()}
+                                    "shown": lane.shown, "errors": list(lane.errors), "ms": lane.ms,
+                                    "shares": lane.shares()}
                                    for lane in self.lanes]}}
 
     def camera(self):
-        return {"position": [0.0, 2.4, 10.5], "target": [0.0, 0.8, 0.0]}
+        # From the front and above: the back row shows above the front one.
+        return {"position": [0.0, 6.0, 8.5], "target": [0.0, 0.4, 0.0]}
+
+    def bounds(self):
+        # The box of the hops (see __init__ and _squash) copied to each lane, and the lanes' chains in the
+        # poses they reach for them: up to 0.6 of their reach sideways and a little below their roots. (On
+        # the way there a solve may swing a chain further out for an iteration or two: CCD, the Jacobian
+        # transpose; the camera frames where the race is decided.)
+        reach = BONES * BONE_LENGTH
+        r = self.hops.r_max
+        low = min(self.hops.center[1] + self.hops.min_up * r, -0.1 * reach)
+        points = []
+        for k in range(len(self.lanes)):
+            x, _, z = lane_root(k)
+            points += [(x - 0.6 * reach, low, z - r), (x + 0.6 * reach, max(reach, self.hops.center[1] + r), z + r)]
+        return box(points, 0.1)
+
+    def param_methods(self):
+        # Every lane solves with its own method, so the scene's method is used by none, and the
+        # parameters of any method are used by one of the lanes.
+        return {"method": []}
+
+    def scripted(self, target):
+        # The lanes' target hops to its next spot when released.
+        return target.draggable

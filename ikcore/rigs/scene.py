@@ -61,6 +61,13 @@ turns the chains' records into the world in place:
 ``layout()["chains"]`` says which bone and joint records belong to which chain.
 Scenes with ground give ``layout()["terrain"]`` and ``scene.terrain_grid()``.
 
+For the page's framing and panel, ``layout()`` also gives ``bounds`` (the box,
+``{"min": [x, y, z], "max": [x, y, z]}``, that the scene's content keeps within
+as it moves: the camera fits it), ``camera`` (a suggested view, whose direction
+the framing keeps), ``param_methods`` (see :meth:`Scene.param_methods`) and,
+per target, ``scripted`` (whether :meth:`Scene.release` hands it back to a
+motion of its own).
+
 Parameters
 ----------
 ``layout()["param_specs"]`` describes every parameter :meth:`Scene.set_params`
@@ -330,6 +337,22 @@ class Scene:
     def params_changed(self, old):
         """React to a parameter change (``old`` holds the previous values)."""
 
+    def param_methods(self):
+        """Which of the scene's methods use each parameter that some of them ignore: ``{name: [method]}``.
+
+        ``damping`` is read only by methods that take a ``damping`` option;
+        ``tolerance`` and ``max_iterations`` only by iterative methods (an
+        analytic one, with ``MAX_ITERATIONS == 1``, solves in one step). A
+        parameter every method uses is not listed. The page shows a
+        parameter's control only while the scene's method is among those
+        listed; its value is kept (and goes into links) all the same.
+        """
+        modules = {m: solver_module(m) for m in self.methods}
+        uses = {"damping": [m for m, module in modules.items() if "damping" in module.OPTIONS]}
+        iterative = [m for m, module in modules.items() if module.MAX_ITERATIONS > 1]
+        uses["tolerance"] = uses["max_iterations"] = iterative
+        return {key: list(methods) for key, methods in uses.items() if len(methods) < len(self.methods)}
+
     def method_options(self, method):
         """Options to pass for ``method``: damping where the method takes it."""
         opts = {}
@@ -446,10 +469,10 @@ class Scene:
         return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
                 "statuses": list(STATUS_CODES), "chains": chains,
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
-                             "radius": t.radius} for t in self.targets.values()],
+                             "radius": t.radius, "scripted": self.scripted(t)} for t in self.targets.values()],
                 "methods": list(self.methods), "params": self.get_params(), "param_specs": self.param_specs(),
-                "terrain": self.terrain_info(),
-                "camera": self.camera()}
+                "param_methods": self.param_methods(), "terrain": self.terrain_info(),
+                "camera": self.camera(), "bounds": self.bounds()}
 
     def allocate(self):
         """A zeroed ``array('d')`` the size of :meth:`layout`'s buffer."""
@@ -458,6 +481,19 @@ class Scene:
     def camera(self):
         """A suggested camera: ``{"position": [x, y, z], "target": [x, y, z]}``."""
         return {"position": [3.0, 2.5, 4.0], "target": [0.0, 1.0, 0.0]}
+
+    def bounds(self):
+        """The box the scene's content keeps within, ``{"min": [x, y, z], "max": [x, y, z]}``: here the
+        chains' points and the targets as they are now, widened by the thickest bone. Scenes whose
+        content travels override it with the box of its whole motion."""
+        points = [p for limb in self.limbs for p in limb.bound.world_points()]
+        points += [t.position for t in self.targets.values()]
+        pad = max((r for limb in self.limbs for r in limb.radii), default=0.0)
+        return box(points, pad)
+
+    def scripted(self, target):
+        """Whether ``target`` has a motion of its own that :meth:`release` hands it back to."""
+        return target.path is not None or target.spin is not None
 
     def terrain_info(self):
         """``None``, or the terrain's ``{"half", "resolution"}`` for :meth:`terrain_grid`."""
@@ -534,6 +570,17 @@ class Scene:
         return dump_pose(self.name, self.params["method"],
                          [(limb.name, limb.bound.chain, limb.bound.rotations, limb.bound.parent_transform())
                           for limb in self.limbs])
+
+
+def box(points, pad=0.0):
+    """``{"min": [x, y, z], "max": [x, y, z]}`` around ``points``, widened by ``pad`` on every side."""
+    return {"min": [min(p[i] for p in points) - pad for i in range(3)],
+            "max": [max(p[i] for p in points) + pad for i in range(3)]}
+
+
+def sampled(path, seconds, step):
+    """The points of a scripted ``path`` every ``step`` seconds over ``[0, seconds]`` (for :func:`box`)."""
+    return [path(k * step) for k in range(int(seconds / step) + 1)]
 
 
 def finite_list(values):

@@ -14,7 +14,9 @@ Body frame: forward +x, up +y, right +z. Each leg hangs from the body:
 Every frame:
 
 1. the body turns towards its destination (at most ``TURN_RATE``) and walks,
-   slowing as it arrives; with ``wander`` on it then picks a new destination;
+   slowing as it arrives; with ``wander`` on it then picks a new destination.
+   The wandering is the scene's scripted motion: with ``animate`` off the
+   spider stands still until it is sent somewhere (``set_target``, ``steer``);
 2. the gait (:mod:`ikcore.rigs.gait`) lifts a group of four feet when one
    strays more than a stride from its rest spot, and carries them along arcs
    to spots ahead, on the terrain; the other four stay planted;
@@ -197,7 +199,7 @@ class SpiderScene(Scene):
     def held(self, target):
         # The destination moves by itself only while the spider wanders; it has no script of its own.
         if target.name == "destination":
-            return target.pinned or not self.params["wander"]
+            return target.pinned or not (self.params["wander"] and self.params["animate"])
         return super().held(target)
 
     def steer(self, forward=1.0, turn=0.0):
@@ -238,6 +240,10 @@ class SpiderScene(Scene):
             target.position = foot.position
 
     def _walk(self, dt):
+        if not (self.params["animate"] or self.targets["destination"].pinned):
+            # Scripted motion off: no walk of its own (the feet still settle), until it is sent somewhere.
+            self.velocity = (0.0, 0.0)
+            return
         x0, z0 = self.position
         dx = self.destination[0] - x0
         dz = self.destination[1] - z0
@@ -439,6 +445,14 @@ class SpiderScene(Scene):
 
     def camera(self):
         return {"position": [4.0, 3.5, 5.0], "target": [0.0, 0.3, 0.0]}
+
+    def bounds(self):
+        # The spider where it stands, legs spread (the page's camera then follows its body), and the ground
+        # under it.
+        x, y, z = self.body.world_position
+        span = COXA + 0.9 * (FEMUR + TIBIA) + 0.36
+        ground = self.terrain.height(x, z)
+        return {"min": [x - span, ground - 0.1, z - span], "max": [x + span, y + 0.5, z + span]}
 
     def extras(self):
         return {"body": {"position": list(self.body.world_position), "rotation": list(self.body.world_rotation),

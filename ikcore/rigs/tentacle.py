@@ -5,9 +5,13 @@ turns and bobs slowly, so their roots move: each chain lives in the crown's
 frame (see :mod:`ikcore.skeleton`) and its root follows. The bones shorten and
 thin towards the tip.
 
-Each target traces its own Lissajous curve, kept within the tentacle's reach
-whatever the crown does; every target can be dragged (and released back to
-its path).
+Each target traces its own Lissajous curve in its tentacle's sector
+(:class:`Sector`): out from the tentacle's root, away from the crown, and
+swinging more up and down and in and out than sideways, so that the
+tentacles fan out like petals and never pass through one another (a headless
+test runs the scene and measures the gaps between their bones). The curves
+stay within the tentacle's reach whatever the crown does; every target can
+be dragged (and released back to its path).
 
 FABRIK is the default method, solved frame to frame from the previous pose:
 
@@ -41,7 +45,7 @@ from ..checks import check_int_range
 from ..constraints import BallSocket
 from ..skeleton import Skeleton
 from .paths import Lissajous
-from .scene import Limb, Scene, Target
+from .scene import Limb, Scene, Target, box, sampled
 
 RING = 0.45
 #: The most tentacles a scene takes.
@@ -94,13 +98,9 @@ class TentacleScene(Scene):
             bound = self.skeleton.add_chain(f"tentacle{k}", "crown", points, joints)
             radii = [0.075 * (1.0 - 0.8 * (i + 0.5) / bones) for i in range(bones)]
             limb = self.add_limb(Limb(bound, radii, target=f"target{k}"))
-            reach = limb.reach
-            # A curve around a point above and outside the root: within 0.35 .. 0.85 of the reach
-            # from the root wherever the crown turns (0.6 +- 0.21 of the reach, plus the sway).
-            center = (root[0] + 0.25 * reach * cx, 0.55 * reach, root[2] + 0.25 * reach * cz)
-            path = Lissajous(center=center, amplitude=(0.13 * reach, 0.1 * reach, 0.13 * reach),
-                             frequency=(0.17 + 0.013 * k, 0.23 + 0.011 * k, 0.13 + 0.017 * k),
-                             phase=(1.3 * k, 0.7 * k, 2.1 * k + 0.5))
+            path = Sector(root, (cx, 0.0, cz), limb.reach, frequency=(0.17 + 0.013 * k, 0.23 + 0.011 * k,
+                                                                     0.13 + 0.017 * k),
+                          phase=(1.3 * k, 0.7 * k, 2.1 * k + 0.5))
             # Turning +y outward: about y x outward.
             axis = (cz, 0.0, -cx)
             bound.set_rotations([rot.from_axis_angle(axis, math.radians(_LEAN))]
@@ -126,6 +126,44 @@ class TentacleScene(Scene):
 
     def camera(self):
         return {"position": [3.2, 2.4, 3.6], "target": [0.0, 1.0, 0.0]}
+
+    def bounds(self):
+        # The crown's rim and the targets' courses: from the curled tentacles' tips (where the targets
+        # rise from) onto their curves, whose slowest component has a period of under 8 s.
+        points = [p for limb in self.limbs for p in limb.bound.world_points()[:1]]
+        for target in self.targets.values():
+            points += sampled(target.path, 30.0, 0.1)
+        return box(points, 0.15)
+
+
+class Sector:
+    """A Lissajous curve in a tentacle's own sector of the crown.
+
+    Around a centre ``OUT`` times the reach out from the root (along the
+    horizontal unit vector ``outward``) and ``UP`` times the reach high, the
+    curve swings ``AMPLITUDE`` times the reach along (outward, up, sideways),
+    at ``frequency`` hertz and ``phase`` radians per axis: from the root, it
+    stays between 0.57 and 0.92 of the reach (0.74 +- 0.17), and the sideways swing is the
+    smallest, so neighbouring tentacles keep to their own sectors.
+    """
+
+    OUT = 0.5
+    UP = 0.55
+    AMPLITUDE = (0.12, 0.1, 0.07)
+
+    def __init__(self, root, outward, reach, frequency, phase):
+        ox, _, oz = outward
+        self.outward = (ox, oz)
+        self.side = (-oz, ox)
+        self.center = (root[0] + self.OUT * reach * ox, self.UP * reach, root[2] + self.OUT * reach * oz)
+        a = self.AMPLITUDE
+        self.curve = Lissajous(center=(0.0, 0.0, 0.0), amplitude=(a[0] * reach, a[1] * reach, a[2] * reach),
+                               frequency=frequency, phase=phase)
+
+    def __call__(self, t):
+        r, y, s = self.curve(t)
+        (ox, oz), (sx, sz), c = self.outward, self.side, self.center
+        return (c[0] + r * ox + s * sx, c[1] + y, c[2] + r * oz + s * sz)
 
 
 class Rise:

@@ -215,14 +215,14 @@ class Demo:
         return out
 
     def canvas_image(self):
-        """The 3D canvas alone, as a PIL image: the HUD, the panel and the race chart floating over
-        it are hidden first (through the CSSOM: the page's Content-Security-Policy refuses an added
+        """The 3D canvas alone, as a PIL image: the HUD, the panel, the hint and the race chart floating
+        over it are hidden first (through the CSSOM: the page's Content-Security-Policy refuses an added
         <style> element). Clipped from the page rather than taken of the element, so a busy machine
         does not wait for the element to hold still between animation frames."""
         from PIL import Image
 
         box = self.page.evaluate("""() => {
-            document.querySelectorAll('#hud, #gui, #race, .lil-gui').forEach(
+            document.querySelectorAll('#hud, #gui, #race, #hint, .lil-gui').forEach(
                 (e) => e.style.setProperty('visibility', 'hidden', 'important'));
             const r = document.querySelector('#viewport canvas').getBoundingClientRect();
             return {x: r.left, y: r.top, width: r.width, height: r.height};
@@ -247,10 +247,19 @@ class Demo:
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "context(**options): Playwright options for the demo fixture's browser "
+                            "context (viewport, has_touch, is_mobile, reduced_motion...)")
+
+
 @pytest.fixture
 def demo(chromium, request):
-    """A new browser context (its own empty cache and storage) with one page, watched (see above)."""
-    context = chromium.new_context(viewport=VIEWPORT, service_workers="block")
+    """A new browser context (its own empty cache and storage) with one page, watched (see above). A test
+    marked ``@pytest.mark.context(**options)`` gets those options for its context (a phone's viewport and
+    touch, reduced motion)."""
+    marker = request.node.get_closest_marker("context")
+    options = {"viewport": VIEWPORT, "service_workers": "block", **(marker.kwargs if marker else {})}
+    context = chromium.new_context(**options)
     watched = Demo(context, request.node.name)
     request.node.ikcore_demo = watched
     yield watched

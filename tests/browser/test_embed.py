@@ -235,8 +235,9 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
 def test_embedded_demo_ignores_pages_it_does_not_list(demo, site_server, serve, tmp_path):
     """A parent whose origin is not allowed (not the demo's, not in `origin=`): no answer, no effect."""
     listed = "http://127.0.0.1:9"  # some other origin, allowed instead of the parent's
-    folder = parent_site(tmp_path, "stranger", f"{site_server}#embed=1&origin={listed}", 400, 300)
-    # A phone's pixel ratio: the canvas is drawn at twice its CSS size, not three times.
+    folder = parent_site(tmp_path, "stranger", f"{site_server}#embed=1&origin={listed}&quality=high", 400, 300)
+    # A phone's pixel ratio: the canvas is drawn at twice its CSS size, not three times (at high quality;
+    # low draws one pixel per CSS pixel, test_first_impression checks).
     demo.context.new_cdp_session(demo.page).send("Emulation.setDeviceMetricsOverride", {
         "width": 960, "height": 600, "deviceScaleFactor": 3, "mobile": False})
     demo.open(serve(folder))

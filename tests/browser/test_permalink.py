@@ -259,7 +259,9 @@ def test_malformed_links_leave_the_page_live(demo, site_server):
     for k, ((fragment, expect), got) in enumerate(zip(cases, results)):
         what = f"case {k} {fragment[:80]!r}"
         assert got["changed"], f"{what}: no hashchange"
-        assert got["notice"].startswith("Link: ignored "), f"{what}: notice {got['notice'][:200]!r}"
+        assert got["notice"].startswith(("Link: ignored ", "Link not applied: ")), f"{what}: notice {got['notice'][:200]!r}"
+        # A link read whole or not at all: never both "not applied" and "the rest applied".
+        assert not ("not applied" in got["notice"] and "rest of it applied" in got["notice"]), f"{what}: {got['notice']!r}"
         assert len(got["notice"]) < 400, f"{what}: notice too long ({len(got['notice'])})"
         assert got["elements"] == 0, f"{what}: the notice holds elements: markup from the link was parsed"
         assert got["error"] is None, f"{what}: {got['error']}"
@@ -290,7 +292,7 @@ def test_malformed_link_opened_afresh(demo, site_server, fragment, expect):
     assert {key: state[key] for key in expect} == expect
     assert state["error"] is None
     notice = demo.page.locator("#notice")
-    assert notice.is_visible() and notice.text_content().startswith("Link: ignored ")
+    assert notice.is_visible() and notice.text_content().startswith(("Link: ignored ", "Link not applied: "))
     assert demo.page.evaluate("window.__pwned") is None
     assert not dialogs
 
@@ -348,3 +350,18 @@ def test_copy_link_button_and_panel_inputs_checked_like_links(demo, site_server)
             page.evaluate(f"ikDemo.set({bad})")
     assert page.evaluate("ikDemo.state().params") == params
     assert page.evaluate("ikDemo.state().error") is None
+
+
+def test_the_notice_says_what_of_a_link_applied(demo, site_server):
+    """A link left out whole says only that (not "the rest of it applied"); a link with parts left out lists
+    them and says the rest applied."""
+    demo.page.set_viewport_size(SMALL)
+    demo.open(site_server)
+    demo.wait_ready()
+    long = "v=1&method=ccd&" + "x" * 5000
+    assert demo.apply_hash(long) == f"Link not applied: it is {len(long)} characters long, more than the 4096 read."
+    assert demo.apply_hash("v=2&method=ccd") == "Link not applied: it is version 2, and this page reads v=1."
+    assert demo.page.evaluate("ikDemo.state().method") == "dls"
+    assert demo.apply_hash("v=1&method=ccd&speed=1") == "Link: ignored speed (unknown key). The rest of it applied."
+    assert demo.page.evaluate("ikDemo.state().method") == "ccd"
+

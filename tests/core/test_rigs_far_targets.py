@@ -24,7 +24,9 @@ def test_far_target_keeps_a_finite_pose(name, far):
             scene.set_target(DRAGGED[name], point)
         return
     scene.set_target(DRAGGED[name], point)
-    for _ in range(120):
+    if name == "race":
+        scene.set_params(rate=60)  # the replay of the lanes' solves (every pose of it checked) within 150 frames
+    for _ in range(150):
         scene.step(1 / 60)
         scene.write(buf)
         assert all(math.isfinite(v) for v in buf)

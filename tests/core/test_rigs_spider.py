@@ -189,3 +189,20 @@ def test_the_drawn_body_and_coxae_join_the_legs():
         assert len(body) == len(BODY_BONES) == len(s.extra_bones())
         assert all(math.dist(s.skeleton.to_local("body", p), r) <= 1e-12
                    for p, r in zip((p for pair in body for p in pair), rest))
+
+
+def test_with_scripted_motion_off_the_spider_waits_to_be_sent():
+    # Its wandering is the scene's scripted motion (what a reader who asks for reduced motion gets turned
+    # off): it stands, its feet settle, until it is sent somewhere.
+    scene = make_scene("spider")
+    scene.set_params(animate=False)
+    start = scene.state()["body"]["position"]
+    for _ in range(120):
+        scene.step(1 / 60)
+    state = scene.state()
+    assert math.dist(state["body"]["position"][::2], start[::2]) < 1e-9
+    assert state["targets"]["destination"]["held"]
+    scene.set_target("destination", (2.0, 0.0, 1.0))
+    for _ in range(120):
+        scene.step(1 / 60)
+    assert math.dist(scene.state()["body"]["position"][::2], start[::2]) > 0.3

@@ -1,11 +1,15 @@
 // window.ikDemo: the page's automation API (README, "Automation hook"), used by scripts, the tests and
-// the benchmarks, by the panel and the links (so that their changes take the same checks), and by an
-// embedding page's messages (embed.js wraps its setters to report changes). Arguments are checked here;
-// the work is the demo's (app.js) and Python's, which checks names and ranges again.
+// the benchmarks, by the panel (gui.js goes through nothing else), by the links (so that their changes take
+// the same checks), and by an embedding page's messages (embed.js wraps its setters to report changes).
+// Arguments are checked here; the work is the demo's (app.js) and Python's, which checks names and ranges
+// again. on(event, listener) tells the panel (or any script) what changed: "scene" (a new scene is shown),
+// "params" (the parameters in force), "overlays", "selected" (the gizmo's target, or null), "gizmo" (its mode).
 
 import { downloadText } from "./download.js";
 import { checkParams } from "./params.js";
 import { QUALITIES } from "./permalink.js";
+
+const EVENTS = ["scene", "params", "overlays", "selected", "gizmo"];
 
 function checkPoint(values, what, n) {
   if (!Array.isArray(values) || values.length !== n || !values.every(Number.isFinite)) {
@@ -15,8 +19,50 @@ function checkPoint(values, what, n) {
 
 /** The ikDemo object over `demo`, the page's shared context (see app.js). */
 export function createApi(demo) {
+  const listeners = new Map(EVENTS.map((name) => [name, new Set()]));
+  // The page tells the listeners of `event`; a listener's error is reported in a notice, not thrown.
+  demo.emit = (event, detail) => {
+    for (const listener of listeners.get(event)) {
+      try {
+        listener(detail);
+      } catch (error) {
+        demo.note(`${event} listener failed: ${error.message}`);
+      }
+    }
+  };
   return {
     ready: demo.ready,
+    /**
+     * Call `listener(detail)` after each `event` (one of "scene", "params", "overlays", "selected",
+     * "gizmo"); returns a function that stops it.
+     */
+    on(event, listener) {
+      const set = listeners.get(event);
+      if (!set) throw new Error(`unknown event ${JSON.stringify(event)}; events: ${EVENTS.join(", ")}`);
+      if (typeof listener !== "function") throw new Error("on(event, listener) takes a function");
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+    /**
+     * What the current scene offers the panel: {scene, scenes, methods, params, param_specs, param_methods
+     * (which methods use a parameter; a parameter not listed is used by all), targets: [{name, draggable,
+     * oriented, scripted}], hasLimits, labels and folder (the view's names for the scene's own parameters),
+     * overlays, gizmo, quality: {asked, auto}}.
+     */
+    describe() {
+      demo.running();
+      const { layout, view, stage } = demo;
+      return {
+        scene: layout.scene, scenes: demo.scenes.slice(), methods: layout.methods.slice(),
+        params: { ...layout.params }, param_specs: structuredClone(layout.param_specs),
+        param_methods: structuredClone(layout.param_methods ?? {}),
+        targets: layout.targets.map(({ name, draggable, oriented, scripted }) => ({ name, draggable, oriented, scripted })),
+        hasLimits: layout.chains.some((chain) => chain.constraints.some((c) => c && !(c.type === "ball" && c.cone_deg >= 179.9))),
+        labels: { ...view.labels }, folder: view.folder, overlays: demo.limitsShown,
+        gizmo: demo.handles.mode ?? "translate",
+        quality: { asked: stage.asked, auto: stage.resolve("auto") },
+      };
+    },
     get scenes() { return demo.scenes.slice(); },
     get methods() { return demo.layout ? demo.layout.methods.slice() : []; },
     /** Switch scene by name (one of `scenes`), optionally built with options (e.g. {count: 12} tentacles). */
@@ -79,15 +125,41 @@ export function createApi(demo) {
       demo.showLimits(on);
       return demo.state();
     },
-    /** Put the drag gizmo on a draggable target (clicking a target does the same). */
+    /** Put the drag gizmo on a draggable target (clicking a target does the same); null takes it away. */
     select(name) {
-      demo.handles.select(String(name));
+      if (name === null) demo.handles.deselect();
+      else demo.handles.select(String(name));
       return demo.state();
+    },
+    /** Take the drag gizmo away (Esc, or a click on empty space, does the same). */
+    deselect() {
+      demo.handles.deselect();
+      return demo.state();
+    },
+    /** The gizmo's mode: "translate", or "rotate" (turns a target that takes an orientation). */
+    setGizmo(mode) {
+      if (mode !== "translate" && mode !== "rotate") throw new Error('the gizmo mode is "translate" or "rotate"');
+      demo.setGizmo(mode);
+      return demo.state();
+    },
+    /** Scripted motion on (the play button of a page opened with reduced motion asked for). */
+    play() {
+      this.set({ animate: true });
+      return demo.state();
+    },
+    /** A short plain-text notice on the page for a few seconds. */
+    note(text) {
+      demo.note(String(text));
+    },
+    /** Copy link() to the clipboard, or show it selected in a field where the browser does not allow that. */
+    copyLink() {
+      return demo.links.copy();
     },
     /** Where target `name` is drawn on the page, in CSS pixels (client coordinates): [x, y]. */
     screenPosition(name) {
       const mesh = demo.view?.targetMesh(String(name));
       if (!mesh) throw new Error(`no target ${JSON.stringify(name)}`);
+      demo.stage.camera.updateMatrixWorld();
       const p = mesh.position.clone().project(demo.stage.camera);
       const rect = demo.stage.renderer.domElement.getBoundingClientRect();
       return [rect.left + ((p.x + 1) / 2) * rect.width, rect.top + ((1 - p.y) / 2) * rect.height];
@@ -96,7 +168,7 @@ export function createApi(demo) {
     collectTimes(count) {
       const n = Math.floor(Number(count));
       if (!(n >= 1)) throw new Error("collectTimes(count) takes a frame count >= 1");
-      return demo.timing.collect(n);
+      return demo.loop.timing.collect(n);
     },
     /**
      * Fault injection, for tests of the failure path: the next frame's Python call raises

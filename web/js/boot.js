@@ -31,20 +31,28 @@ const recentErrors = [];
 let resolveAttach;
 let rejectAttach;
 
+// The watchers below (console, fetch, resources, errors) serve the loading only: done() takes every one
+// of them away, and the page runs on with the browser's own console.error, console.warn and fetch.
+const watchers = [];
+
 // Pyodide reports a package that failed to download or failed its integrity check only on stderr,
 // which PyScript forwards to console.error; keep the last few lines to explain a later ImportError.
-const consoleError = console.error.bind(console);
-console.error = (...args) => {
+const pageConsoleError = console.error;
+const consoleError = pageConsoleError.bind(console);
+const watchConsoleError = (...args) => {
   recentErrors.push(args.map(String).join(" "));
   if (recentErrors.length > 8) recentErrors.shift();
   consoleError(...args);
 };
+console.error = watchConsoleError;
+watchers.push(() => { if (console.error === watchConsoleError) console.error = pageConsoleError; });
 
 // Pyodide reports a WebAssembly module it cannot compile with console warnings and then waits forever.
 // The warnings are gathered for a moment (the resource observer below may name a missing file first).
-const consoleWarn = console.warn.bind(console);
+const pageConsoleWarn = console.warn;
+const consoleWarn = pageConsoleWarn.bind(console);
 const wasmWarnings = [];
-console.warn = (...args) => {
+const watchConsoleWarn = (...args) => {
   consoleWarn(...args);
   const text = args.map(String).join(" ");
   if (!finished && (wasmWarnings.length || /wasm instantiation failed/i.test(text))) {
@@ -55,18 +63,22 @@ console.warn = (...args) => {
     wasmWarnings.push(text);
   }
 };
+console.warn = watchConsoleWarn;
+watchers.push(() => { if (console.warn === watchConsoleWarn) console.warn = pageConsoleWarn; });
 
 // A file of the page answering with an HTTP error while loading ends the loading at once, naming it
 // (Pyodide and PyScript would otherwise wait silently for what never comes).
 if (typeof PerformanceObserver === "function" &&
     PerformanceObserver.supportedEntryTypes?.includes("resource")) {
-  new PerformanceObserver((list) => {
+  const resources = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (!finished && entry.responseStatus >= 400) {
         fail(current, `${entry.name} answered HTTP ${entry.responseStatus}.`);
       }
     }
-  }).observe({ type: "resource", buffered: true });
+  });
+  resources.observe({ type: "resource", buffered: true });
+  watchers.push(() => resources.disconnect());
 }
 
 // A download that fails without an HTTP error (network down, connection reset, integrity check) is named
@@ -74,7 +86,7 @@ if (typeof PerformanceObserver === "function" &&
 // as a bare "Failed to fetch".
 const failedDownloads = [];
 const pageFetch = window.fetch;
-window.fetch = function fetch(input, init) {
+const watchFetch = function fetch(input, init) {
   return pageFetch.call(this, input, init).catch((error) => {
     if (!finished && error?.name !== "AbortError") {
       const url = input instanceof Request ? input.url : String(input);
@@ -83,6 +95,8 @@ window.fetch = function fetch(input, init) {
     throw error;
   });
 };
+window.fetch = watchFetch;
+watchers.push(() => { if (window.fetch === watchFetch) window.fetch = pageFetch; });
 
 function stageItem(name) {
   return document.querySelector(`#loader li[data-stage="${name}"]`);
@@ -152,6 +166,7 @@ function done() {
   current = null;
   $("loader").hidden = true;
   document.documentElement.dataset.state = "ready";
+  for (const unwatch of watchers.splice(0)) unwatch();
 }
 
 async function sha256Hex(bytes) {
@@ -225,17 +240,23 @@ function describe(reason) {
   return String(reason);
 }
 
-window.addEventListener("error", (event) => {
+const onError = (event) => {
   if (!finished) fail(current, describe(event.error ?? event.message));
-});
-window.addEventListener("unhandledrejection", (event) => {
+};
+const onRejection = (event) => {
   if (finished) return;
   // Reported here (panel and console.error), so not a second time as an uncaught rejection.
   event.preventDefault();
   fail(current, describe(event.reason));
+};
+window.addEventListener("error", onError);
+window.addEventListener("unhandledrejection", onRejection);
+watchers.push(() => {
+  window.removeEventListener("error", onError);
+  window.removeEventListener("unhandledrejection", onRejection);
 });
 
-setInterval(() => {
+const deadlines = setInterval(() => {
   // A page loading in a hidden tab gets no animation frame, so no first frame: its clock waits too.
   if (document.hidden && current) deadline = performance.now() + STAGES.find(([key]) => key === current)[2];
   if (!failed && !finished && current && performance.now() > deadline) {
@@ -251,6 +272,7 @@ setInterval(() => {
     if (item) item.querySelector(".time").textContent = `${seconds()} s`;
   }
 }, 250);
+watchers.push(() => clearInterval(deadlines));
 
 document.addEventListener("py:ready", () => stage("packages"));
 

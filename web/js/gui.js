@@ -1,81 +1,130 @@
-// The control panel (lil-gui): rebuilt for each scene with the scene's own parameters, kept showing the
-// values in force whatever changed them (the panel, ikDemo, a link, a refusal), and checking the numbers
-// typed into it as links are checked. Every change goes through window.ikDemo, as a script's would.
+// The control panel (lil-gui), built from what window.ikDemo describes of the current scene and acting only
+// through window.ikDemo, as a script would: it names no scene and reaches into nothing else of the page.
+//
+// It shows what the scene and its method use: damping only under methods that take it, tolerance and
+// iterations only under iterative methods (ikDemo.describe().param_methods, from Python's solvers), limit
+// overlays only where a chain has limits, a release button only where a target has a motion to go back to.
+// A hidden control keeps its value (the scene keeps it, and links carry it). The scene's own parameters
+// come first, in a folder its view names ("race"), so that they are in sight when it opens. Values shown are
+// always the values in force, whatever changed them (the panel, ikDemo, a link, a refusal), and numbers
+// typed into it are checked as links are.
 
 import GUI from "lil-gui";
 import { paramFromText } from "./params.js";
 
+// The parameters every scene has, with their labels; the rest are the scene's own.
+const COMMON = {
+  tolerance: "tolerance (× reach)", max_iterations: "max iterations", damping: "damping",
+  constraints: "joint limits", animate: "scripted motion",
+};
+
 export class ControlPanel {
-  /** `demo`: the page's shared context (see app.js); read when the panel is built and used. */
-  constructor(demo) {
-    this.demo = demo;
+  /**
+   * @param {object} api window.ikDemo
+   * @param {HTMLElement} container where the panel goes
+   * @param {{compact: () => boolean}} options compact(): start closed (a small window)
+   */
+  constructor(api, container, options) {
+    this.api = api;
+    this.container = container;
+    this.options = options;
     this.gui = null;
-    this.values = null;   // the object lil-gui's controllers edit
+    this.values = null;     // the object lil-gui's controllers edit
+    this.shown = {};        // key -> controller whose visibility follows the method
+    this.info = null;
+    api.on("scene", () => this.build());
+    api.on("params", (params) => this.sync(params));
+    api.on("overlays", (on) => this.set("overlays", on));
+    api.on("gizmo", (mode) => this.set("gizmo", mode));
   }
 
-  /** A new panel for the current scene (demo.layout), replacing the previous one. */
+  /** A new panel for the scene now shown, replacing the previous one. */
   build() {
-    const demo = this.demo;
-    const { api, layout, note } = demo;
+    const { api } = this;
+    const info = this.info = api.describe();
+    const wasOpen = this.gui ? !this.gui._closed : !this.options.compact();
     if (this.gui) this.gui.destroy();
     // lil-gui's stylesheet is linked by index.html: injected <style> elements would need 'unsafe-inline'.
-    const gui = this.gui = new GUI({ title: "ikcore", injectStyles: false, container: document.getElementById("gui") });
-    const p = layout.params;
+    const gui = this.gui = new GUI({ title: "Controls", injectStyles: false, container: this.container });
+    if (!wasOpen) gui.close();
+    const p = info.params;
     const values = this.values = {
-      scene: layout.scene, method: p.method, tolerance: p.tolerance, max_iterations: p.max_iterations,
-      damping: p.damping ?? 0.03, constraints: p.constraints, animate: p.animate,
-      gizmo: "translate", release: () => { demo.command("release", {}); }, pose: () => {
-        try {
-          api.downloadPose();
-        } catch (error) {
-          note(error.message);
-        }
-      },
-      speed: p.speed ?? 0.7, wander: p.wander ?? true, overlays: demo.limitsShown, copyLink: () => demo.links.copy(),
-      quality: demo.stage.asked,
+      ...p, scene: info.scene, damping: p.damping ?? 0.03, overlays: info.overlays, gizmo: info.gizmo,
+      quality: info.quality.asked,
+      copyLink: () => api.copyLink(), release: () => this.act(() => api.release()),
+      pose: () => this.act(() => api.downloadPose()),
     };
-    // A refused value is not applied: the notice says why and the panel shows the values in force again.
-    const guard = (fn) => (value) => {
-      try {
-        fn(value);
-      } catch (error) {
-        note(`${error.message}; not applied`);
-        demo.applied({ params: demo.layout.params });
-      }
-    };
-    const typed = (controller, key) => this.checkTyped(controller, key);
+    this.shown = {};
+    const guard = (fn) => (value) => this.act(() => fn(value));
     gui.add(values, "copyLink").name("copy link");
-    gui.add(values, "scene", demo.scenes).name("scene").onChange(guard((v) => api.setScene(v)));
-    if (layout.scene !== "race") {
-      gui.add(values, "method", layout.methods).name("method").onChange(guard((v) => api.setMethod(v)));
+    gui.add(values, "scene", info.scenes).name("scene").onChange(guard((v) => api.setScene(v)));
+    this.follow("method", gui.add(values, "method", info.methods).name("method")
+      .onChange(guard((v) => api.setMethod(v))));
+
+    const own = gui.addFolder(info.folder);
+    for (const [key, spec] of Object.entries(info.param_specs)) {
+      if (key === "method" || key in COMMON) continue;
+      this.follow(key, this.control(own, key, spec, info.labels[key] ?? key.replace(/_/g, " ")));
     }
+    own.add(values, "animate").name(COMMON.animate).onChange(guard((v) => api.set({ animate: v })));
+    if (info.targets.some((t) => t.oriented)) {
+      own.add(values, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").onChange(guard((v) => api.setGizmo(v)));
+    }
+    if (info.targets.some((t) => t.draggable && t.scripted)) own.add(values, "release").name("release dragged targets");
+
     const solver = gui.addFolder("solver");
-    // The race has its lanes under the panel on small screens: folders start closed there.
-    if (layout.scene === "race" && window.innerWidth < 1400) solver.close();
-    typed(solver.add(values, "tolerance", 1e-5, 1e-2).name("tolerance (× reach)").onFinishChange(guard((v) => api.set({ tolerance: v }))), "tolerance");
-    typed(solver.add(values, "max_iterations", 1, 300, 1).name("max iterations").onFinishChange(guard((v) => api.set({ max_iterations: v }))), "max_iterations");
-    typed(solver.add(values, "damping", 0.001, 1).name("damping (DLS)").onFinishChange(guard((v) => api.set({ damping: v }))), "damping");
-    solver.add(values, "constraints").name("joint limits").onChange(guard((v) => api.set({ constraints: v })));
-    solver.add(values, "overlays").name("show limits (arcs, cones)").onChange((v) => api.showLimits(v));
-    const scene = gui.addFolder("scene");
-    if (layout.scene === "race" && window.innerWidth < 1400) scene.close();
-    scene.add(values, "animate").name("scripted motion").onChange(guard((v) => api.set({ animate: v })));
-    if (layout.targets.some((t) => t.oriented)) {
-      scene.add(values, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").listen()
-        .onChange((v) => demo.handles.setMode(v));
+    for (const key of ["tolerance", "max_iterations", "damping"]) {
+      this.follow(key, this.control(solver, key, info.param_specs[key], COMMON[key]));
     }
-    if ("speed" in p) typed(scene.add(values, "speed", 0, 3).name("walk speed").onFinishChange(guard((v) => api.set({ speed: v }))), "speed");
-    if ("wander" in p) scene.add(values, "wander").name("wander").onChange(guard((v) => api.set({ wander: v })));
-    if (layout.targets.some((t) => t.draggable) && layout.scene !== "spider") {
-      scene.add(values, "release").name("release dragged targets");
+    solver.add(values, "constraints").name(COMMON.constraints).onChange(guard((v) => api.set({ constraints: v })));
+    if (info.hasLimits) {
+      solver.add(values, "overlays").name("show limits (arcs, cones)").onChange((v) => api.showLimits(v));
     }
-    // "auto" says what it chose on this renderer; a change reopens the page on this view's link
-    // (ikDemo.setQuality).
-    const { stage } = demo;
-    const auto = `auto (${stage.resolve("auto")})`;
+    // "auto" says what it chose on this renderer; a change reopens the page on this view's link.
+    const auto = `auto (${info.quality.auto})`;
     gui.add(values, "quality", { [auto]: "auto", high: "high", low: "low" }).name("quality (reloads)")
       .onChange(guard((v) => api.setQuality(v)));
     gui.add(values, "pose").name("download pose (JSON)");
+    this.showUsed(p.method);
+  }
+
+  /** A controller for parameter `key` of `spec` in `folder`, applied through ikDemo.set. */
+  control(folder, key, spec, label) {
+    const { values, api } = this;
+    const apply = (v) => this.act(() => api.set({ [key]: v }));
+    if (spec.kind === "bool") return folder.add(values, key).name(label).onChange(apply);
+    if (spec.kind === "choice") return folder.add(values, key, spec.choices).name(label).onChange(apply);
+    // Sliders over the ranges a reader would use; any value of the spec's range can be typed (and is checked).
+    const ranges = { tolerance: [1e-5, 1e-2], max_iterations: [1, 300], damping: [0.001, 1], rate: [1, 60] };
+    const [lo, hi] = ranges[key] ?? [spec.min, spec.max];
+    const controller = folder.add(values, key, lo, hi, spec.kind === "int" ? 1 : undefined).name(label)
+      .onFinishChange(apply);
+    return this.checkTyped(controller, key);
+  }
+
+  /** Make `controller` (for parameter `key`) one whose visibility follows the method (param_methods). */
+  follow(key, controller) {
+    this.shown[key] = controller;
+    return controller;
+  }
+
+  /** Show each following controller only if the method `method` uses its parameter. */
+  showUsed(method) {
+    const uses = this.info.param_methods;
+    for (const [key, controller] of Object.entries(this.shown)) {
+      controller.show(!(key in uses) || uses[key].includes(method));
+    }
+  }
+
+  /** Run `fn`; a refusal is not applied: a notice says why and the panel shows the values in force again. */
+  act(fn) {
+    try {
+      return fn();
+    } catch (error) {
+      this.api.note(`${error.message}; not applied`);
+      this.sync(this.api.describe().params);
+      return null;
+    }
   }
 
   /**
@@ -84,7 +133,6 @@ export class ControlPanel {
    * not applied. lil-gui would clamp typed text to its slider silently; its own handler never sees it.
    */
   checkTyped(controller, key) {
-    const demo = this.demo;
     const input = controller.$input;
     let typed = false;
     // Capture on the row: runs before lil-gui's listeners on the field itself, and stops them.
@@ -96,36 +144,32 @@ export class ControlPanel {
     controller.domElement.addEventListener("blur", (event) => {
       if (event.target !== input || !typed) return;
       typed = false;
-      const spec = demo.layout.param_specs[key];
+      const spec = this.info.param_specs[key];
       try {
-        demo.api.set({ [key]: paramFromText(spec, input.value.trim(), key) });
+        this.api.set({ [key]: paramFromText(spec, input.value.trim(), key) });
       } catch (error) {
-        demo.note(`${controller._name}: ${error.message}; not applied`);
-        demo.applied({ params: demo.layout.params });
+        this.api.note(`${controller._name}: ${error.message}; not applied`);
+        this.sync(this.api.describe().params);
       }
     }, true);
     return controller;
   }
 
-  /** Show `params` (the values in force) in the fields that edit them. */
+  /** Show `params` (the values in force) in the fields that edit them, and the controls the method uses. */
   sync(params) {
     if (!this.values) return;
     for (const key of Object.keys(this.values)) {
       if (key in params && params[key] !== null) this.values[key] = params[key];
     }
+    this.showUsed(params.method);
     this.redraw();
   }
 
-  /** Tick or untick "show limits". */
-  showOverlays(on) {
+  /** One value shown (the overlays' tick, the gizmo's mode). */
+  set(key, value) {
     if (!this.values) return;
-    this.values.overlays = on;
+    this.values[key] = value;
     this.redraw();
-  }
-
-  /** The gizmo mode changed from the keyboard (its field follows by itself: it listens). */
-  showGizmo(mode) {
-    if (this.values) this.values.gizmo = mode;
   }
 
   redraw() {

@@ -101,24 +101,58 @@ export function targetPositions(layout, buf) {
   return out;
 }
 
-/** The text of #hud-text: scene and method, frame rate and Python time, a line per chain. */
+/** An error for the HUD: exponent form, and "0" for what is zero to rounding (an analytic solve's 3e-16). */
+function shortError(error) {
+  if (error === null) return "-";
+  return error < 1e-12 ? "0" : error.toExponential(1);
+}
+
+/**
+ * The HUD: scene and method, frame rate and Python time, then the chains. Up to four chains get a line each;
+ * more (the spider's legs, the race's lanes) get one line that sums them up ("8 legs: 8 converged, largest
+ * error 2.1e-4"), with a line per chain on demand (the HUD's "per leg" button).
+ */
 export class Hud {
   constructor() {
     this.drawnAt = 0;
+    this.text = document.getElementById("hud-text");
+    this.more = document.getElementById("hud-more");
+    this.details = false;
+    this.more.addEventListener("click", () => {
+      this.details = !this.details;
+      this.more.setAttribute("aria-expanded", String(this.details));
+      this.drawnAt = 0;
+    });
   }
 
-  /** Redraw, unless the last redraw was less than HUD_EVERY_MS ago. */
-  update(now, layout, buf, timing) {
+  /** Redraw, unless the last redraw was less than HUD_EVERY_MS ago. `view`: the scene's (views/base.js). */
+  update(now, layout, buf, timing, view) {
     if (now - this.drawnAt < HUD_EVERY_MS) return;
     this.drawnAt = now;
     const lines = [
-      `${layout.scene} · ${layout.scene === "race" ? "every method" : layout.params.method}`,
+      `${layout.scene} · ${view.methodLabel ?? layout.params.method}`,
       `${timing.fps().toFixed(0)} fps · Python ${timing.last.toFixed(2)} ms (median ${timing.median().toFixed(2)})`,
     ];
-    for (const chain of chainStates(layout, buf)) {
-      const error = chain.error === null ? "-" : chain.error.toExponential(1);
-      lines.push(`${chain.name.padEnd(18)} ${(chain.status ?? "-").padEnd(14)} ${String(chain.iterations).padStart(3)} it  ${error}`);
+    const chains = chainStates(layout, buf);
+    const few = chains.length <= 4;
+    this.more.hidden = few;
+    if (!few) {
+      const noun = view.chainNoun;
+      this.more.textContent = this.details ? `hide ${noun}s` : `per ${noun}`;
+      const counts = new Map();
+      let worst = null;
+      for (const chain of chains) {
+        counts.set(chain.status ?? "waiting", (counts.get(chain.status ?? "waiting") ?? 0) + 1);
+        if (chain.error !== null && (worst === null || chain.error > worst)) worst = chain.error;
+      }
+      const statuses = [...counts].map(([status, n]) => `${n} ${status}`).join(", ");
+      lines.push(`${chains.length} ${noun}s: ${statuses}; largest error ${shortError(worst)}`);
     }
-    document.getElementById("hud-text").textContent = lines.join("\n");
+    if (few || this.details) {
+      for (const chain of chains) {
+        lines.push(`${chain.name.padEnd(18)} ${(chain.status ?? "-").padEnd(14)} ${String(chain.iterations).padStart(3)} it  ${shortError(chain.error)}`);
+      }
+    }
+    this.text.textContent = lines.join("\n");
   }
 }

@@ -95,7 +95,7 @@ export class Links {
         ignored.push(`t.${name} (${error.message.replace(/^\w+Error: /, "")})`);
       }
     }
-    if (link.camera) demo.stage.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });
+    if (link.camera) demo.camera.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });
     this.lastHash = null;
     if (ignored.length) demo.note(describeIgnored(ignored), 12000);
     return { ignored };
@@ -104,7 +104,7 @@ export class Links {
   /** A new hash (typed, or set by an embedding page) applies as a link, once the demo runs. */
   listen() {
     window.addEventListener("hashchange", (event) => {
-      if (!this.demo.py || this.demo.stopped) return;
+      if (!this.demo.loop.py || this.demo.loop.stopped || !this.demo.layout) return;
       try {
         // The URL of the change itself: the page may have rewritten the address bar since (writeHash).
         this.apply(new URL(event.newURL).hash);

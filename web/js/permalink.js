@@ -30,6 +30,9 @@ export const COORD_LIMIT = 10000;
 /** The renderer's qualities a link may ask for (stage.js says what each draws). */
 export const QUALITIES = ["auto", "high", "low"];
 
+// Marks what parseHash left out when it read nothing of a link (too long, another version): the notice says
+// the link was not applied, instead of listing it among parts left out.
+const WHOLE = "whole link: ";
 const NAME = /^[a-z][a-z0-9_]{0,31}$/;
 const TARGET = /^t\.([A-Za-z][A-Za-z0-9_@]{0,31})$/;
 const FLAG = { 0: 0, 1: 1 };
@@ -76,7 +79,7 @@ export function parseHash(hash, context = {}) {
   if (text.startsWith("#")) text = text.slice(1);
   if (!text) return { state, ignored };
   if (text.length > MAX_HASH) {
-    ignored.push(`the whole link (${text.length} characters, more than ${MAX_HASH})`);
+    ignored.push(`${WHOLE}it is ${text.length} characters long, more than the ${MAX_HASH} read`);
     return { state, ignored };
   }
   const entries = [];
@@ -121,7 +124,7 @@ export function parseHash(hash, context = {}) {
     if (embed && Object.hasOwn(FLAG, embed[1])) state.embed = FLAG[embed[1]];
     const origin = entries.find(([key]) => key === "origin");
     if (origin) state.origin = origin[1];
-    ignored.push(`the whole link (version ${shown(version[1], 12)}; this page reads v=${VERSION})`);
+    ignored.push(`${WHOLE}it is version ${shown(version[1], 12)}, and this page reads v=${VERSION}`);
     return { state, ignored };
   }
   for (const [key, value] of entries) {
@@ -235,9 +238,15 @@ export function formatHash(state) {
   return parts.join("&");
 }
 
-/** The notice for what a link left out: one short line of plain text ("" when nothing was). */
+/**
+ * The notice for what a link left out: one short line of plain text ("" when nothing was). A link refused
+ * whole says so and nothing else ("Link not applied: ..."); otherwise the notice lists what was left out and
+ * says that the rest applied.
+ */
 export function describeIgnored(ignored) {
   if (!ignored.length) return "";
+  const whole = ignored.find((item) => item.startsWith(WHOLE));
+  if (whole) return `Link not applied: ${whole.slice(WHOLE.length)}.`;
   const listed = ignored.slice(0, 4).join("; ");
   const more = ignored.length > 4 ? ` and ${ignored.length - 4} more` : "";
   return `Link: ignored ${listed}${more}. The rest of it applied.`;

@@ -1,7 +1,21 @@
-// The three.js stage: renderer, camera, orbit controls, lights, ground and grid. Knows nothing of IK.
+// The three.js stage: renderer, camera, orbit controls, lights, the ground and the fog. Knows nothing of IK.
+//
+// Two qualities. "high": antialiasing, shadow maps from the sun, lit (physically based) ground. "low", what
+// a software renderer (SwiftShader, llvmpipe: the CPU draws every pixel) is given by default: no
+// antialiasing, no shadow maps, and a ground drawn unlit, its light baked into its texture, since the
+// ground covers most of the canvas and per-pixel lighting of it costs the most. Both draw the same grounding
+// cues, cheap on any renderer: a ground whose grid is a mipmapped texture (it fades into a flat tone with
+// distance instead of breaking into moire) under linear fog that swallows it before the horizon, and soft
+// contact shadows (parts/shadows.js) under whatever stands on it.
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+
+const SKY = 0x1f232b;        // background and fog: the ground fades into it
+const GROUND = 0x4b5361;     // the ground's tone near the content: well clear of the sky's
+const GRID_MINOR = 0x565f6e;
+const GRID_MAJOR = 0x646e7f;
+const TILE = 2;              // world units per grid texture tile: a major line per tile, minor lines every 0.5
 
 /** The WebGL renderer's name (the unmasked one where the browser gives it), or null without WebGL. */
 export function rendererName() {
@@ -18,12 +32,43 @@ export function isSoftware(name) {
   return /swiftshader|llvmpipe|softpipe|software/i.test(name ?? "");
 }
 
+/** The ground's texture: one tile of grid on the ground's tone (canvas 2D, drawn once). */
+function gridTexture(renderer, software) {
+  const size = 256;
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = size;
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = `#${new THREE.Color(GROUND).getHexString()}`;
+  ctx.fillRect(0, 0, size, size);
+  const line = (x, y, w, h, color) => {
+    ctx.fillStyle = `#${new THREE.Color(color).getHexString()}`;
+    ctx.fillRect(x, y, w, h);
+  };
+  // Minor lines every quarter of the tile (0.5 units), a major one on its edge (both sides of the seam).
+  for (let k = 1; k < 4; k++) {
+    const p = (k * size) / 4 - 1;
+    line(p, 0, 2, size, GRID_MINOR);
+    line(0, p, size, 2, GRID_MINOR);
+  }
+  for (const p of [0, size - 2]) {
+    line(p, 0, 2, size, GRID_MAJOR);
+    line(0, p, size, 2, GRID_MAJOR);
+  }
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  texture.wrapS = texture.wrapT = THREE.RepeatWrapping;
+  // Anisotropic filtering keeps distant lines crisp on a GPU; a software renderer pays for it with many
+  // texture reads a pixel over most of the canvas (it halved the frame rate here), at either quality: there
+  // the far grid blurs into the ground's tone instead, which is all it has to do.
+  texture.anisotropy = software ? 1 : Math.min(8, renderer.capabilities.getMaxAnisotropy());
+  return texture;
+}
+
 export class Stage {
   /**
    * @param {HTMLElement} container the element the canvas fills
    * @param {{position: number[], target: number[]}} view the initial camera
-   * @param {string} quality "high" (antialiasing and soft shadows), "low" (neither: what a software
-   *   renderer draws several times faster) or "auto" (low on a software renderer, else high)
+   * @param {string} quality "high", "low" or "auto" (low on a software renderer, else high)
    */
   constructor(container, view, quality = "auto") {
     this.container = container;
@@ -32,21 +77,23 @@ export class Stage {
     this.asked = quality;
     this.quality = this.resolve(quality);
     const high = this.quality === "high";
+    this.high = high;
     const renderer = new THREE.WebGLRenderer({ antialias: high });
-    renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     renderer.shadowMap.enabled = high;
     renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     renderer.toneMapping = THREE.ACESFilmicToneMapping;
+    renderer.toneMappingExposure = 1.05;
+    renderer.setClearColor(SKY);
     container.appendChild(renderer.domElement);
     this.renderer = renderer;
 
     const scene = new THREE.Scene();
-    scene.background = new THREE.Color(0x1b1f27);
-    scene.fog = new THREE.Fog(0x1b1f27, 14, 38);
+    scene.background = new THREE.Color(SKY);
+    scene.fog = new THREE.Fog(SKY, 8, 30);
     this.scene = scene;
 
-    this.camera = new THREE.PerspectiveCamera(45, 1, 0.05, 200);
+    this.camera = new THREE.PerspectiveCamera(45, 1, 0.05, 300);
     this.camera.position.fromArray(view.position);
     this.controls = new OrbitControls(this.camera, renderer.domElement);
     this.controls.target.fromArray(view.target);
@@ -54,29 +101,36 @@ export class Stage {
     this.controls.maxPolarAngle = Math.PI * 0.495;
     this.controls.update();
 
-    scene.add(new THREE.HemisphereLight(0xdde6ff, 0x3a3226, 1.1));
-    const sun = new THREE.DirectionalLight(0xffffff, 2.2);
-    sun.position.set(4, 9, 5);
-    sun.castShadow = true;
+    // A cool sky and a warm bounce from the ground, a key light from above-front-right and, since "low" has
+    // no shadows to model form, a faint rim from behind-left so that limbs keep their roundness.
+    scene.add(new THREE.HemisphereLight(0xe4ecff, 0x54483a, 1.35));
+    const sun = new THREE.DirectionalLight(0xfff4e6, 2.3);
+    sun.castShadow = high;
     sun.shadow.mapSize.set(1024, 1024);
-    const s = sun.shadow.camera;
-    s.left = -6; s.right = 6; s.top = 6; s.bottom = -6; s.near = 1; s.far = 30;
-    sun.shadow.bias = -0.0005;
+    sun.shadow.bias = -0.001;
+    sun.shadow.normalBias = 0.02;
     scene.add(sun);
     scene.add(sun.target);
     this.sun = sun;
+    const rim = new THREE.DirectionalLight(0xbcd2ff, 0.7);
+    rim.position.set(-5, 4, -6);
+    scene.add(rim);
+    this.sunOffset = new THREE.Vector3(4, 9, 5);
 
-    const ground = new THREE.Mesh(
-      new THREE.CircleGeometry(30, 64).rotateX(-Math.PI / 2),
-      new THREE.MeshStandardMaterial({ color: 0x2a2f38, roughness: 0.95, metalness: 0.0 }),
-    );
-    ground.receiveShadow = true;
+    const texture = gridTexture(renderer, this.software);
+    texture.repeat.set(60 / TILE, 60 / TILE);
+    // Low: unlit and not tone mapped, so that it shows the texture's own tones, close to what the lights
+    // give the lit one (the hemisphere's sky side and the sun from high above).
+    const material = high
+      ? new THREE.MeshStandardMaterial({ map: texture, roughness: 0.95, metalness: 0.0 })
+      : new THREE.MeshBasicMaterial({ map: texture, toneMapped: false });
+    const ground = new THREE.Mesh(new THREE.PlaneGeometry(60, 60).rotateX(-Math.PI / 2), material);
+    ground.receiveShadow = high;
+    ground.name = "ground";
     scene.add(ground);
-    const grid = new THREE.GridHelper(30, 60, 0x4a5262, 0x353b47);
-    grid.position.y = 0.002;
-    scene.add(grid);
-    this.flat = [ground, grid];
+    this.ground = ground;
     this.terrain = null;
+    this.terrainGrid = null;   // {half, n, step, heights}: for groundHeight on the terrain
 
     this.resize = this.resize.bind(this);
     window.addEventListener("resize", this.resize);
@@ -88,19 +142,33 @@ export class Stage {
     return quality === "auto" ? (this.software ? "low" : "high") : quality;
   }
 
-  /** {name, software, quality, antialias, shadows}: the renderer as it was made (read back from WebGL). */
+  /** {name, software, quality, auto, antialias, shadows}: the renderer as it was made (read back from WebGL). */
   describe() {
     const { renderer } = this;
-    return { name: this.rendererName, software: this.software, quality: this.quality,
+    return { name: this.rendererName, software: this.software, quality: this.quality, auto: this.resolve("auto"),
       antialias: Boolean(renderer.getContext().getContextAttributes()?.antialias),
       shadows: renderer.shadowMap.enabled };
   }
 
-  /** Put the camera where a scene suggests: {position, target}. */
+  /** Put the camera where a view says: {position, target}. */
   setView(view) {
     this.camera.position.fromArray(view.position);
     this.controls.target.fromArray(view.target);
     this.controls.update();
+  }
+
+  /**
+   * The camera stands `distance` from what it looks at, a scene `size` across: the fog starts behind the
+   * content and has swallowed the ground well before the horizon; the sun's shadow box covers the content.
+   */
+  setDistance(distance, size) {
+    this.scene.fog.near = distance + 0.6 * size;
+    this.scene.fog.far = 2.6 * distance + 1.5 * size;
+    const s = this.sun.shadow.camera;
+    const half = 0.75 * size + 1;
+    s.left = -half; s.right = half; s.top = half; s.bottom = -half; s.near = 0.5; s.far = 20 + 2 * size;
+    s.updateProjectionMatrix();
+    this.sunOffset.set(4, 9, 5).setLength(Math.max(11, size));
   }
 
   /**
@@ -114,16 +182,17 @@ export class Stage {
       this.terrain.geometry.dispose();
       this.terrain.material.dispose();
       this.terrain = null;
+      this.terrainGrid = null;
     }
-    for (const thing of this.flat) thing.visible = !grid;
+    this.ground.visible = !grid;
     if (!grid) return null;
     const n = grid.resolution;
     const size = 2 * grid.half;
     const geometry = new THREE.PlaneGeometry(size, size, n - 1, n - 1).rotateX(-Math.PI / 2);
     const position = geometry.attributes.position;
     const colors = new Float32Array(position.count * 3);
-    const low = new THREE.Color(0x2c3a33);
-    const high = new THREE.Color(0x6f7d63);
+    const low = new THREE.Color(0x3a4a3c);
+    const high = new THREE.Color(0x7d8a6c);
     const c = new THREE.Color();
     let min = Infinity;
     let max = -Infinity;
@@ -137,19 +206,37 @@ export class Stage {
       // A faint chequer every 2 cells, so slopes read even in flat light.
       const r = Math.floor(i / n);
       const k = i % n;
-      if (((r >> 1) + (k >> 1)) % 2) c.multiplyScalar(0.93);
+      if (((r >> 1) + (k >> 1)) % 2) c.multiplyScalar(0.92);
       c.toArray(colors, i * 3);
     }
     geometry.setAttribute("color", new THREE.BufferAttribute(colors, 3));
     geometry.computeVertexNormals();
-    const mesh = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({
-      vertexColors: true, roughness: 0.95, metalness: 0.0, flatShading: false,
-    }));
-    mesh.receiveShadow = true;
+    // Lambert at low: lit per vertex colour, cheaper per pixel than the physically based material.
+    const material = this.high
+      ? new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.95, metalness: 0.0 })
+      : new THREE.MeshLambertMaterial({ vertexColors: true });
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.receiveShadow = this.high;
     mesh.name = "terrain";
     this.scene.add(mesh);
     this.terrain = mesh;
+    this.terrainGrid = { half: grid.half, n, step: size / (n - 1), heights: Float64Array.from(heights) };
     return mesh;
+  }
+
+  /** The ground's height at (x, z): 0 on the flat ground, the heightfield's (bilinear) on a terrain. */
+  groundHeight(x, z) {
+    const g = this.terrainGrid;
+    if (!g) return 0;
+    const fx = Math.min(Math.max((x + g.half) / g.step, 0), g.n - 1.000001);
+    const fz = Math.min(Math.max((z + g.half) / g.step, 0), g.n - 1.000001);
+    const c = Math.floor(fx);
+    const r = Math.floor(fz);
+    const u = fx - c;
+    const v = fz - r;
+    const h = g.heights;
+    const i = r * g.n + c;
+    return (1 - v) * ((1 - u) * h[i] + u * h[i + 1]) + v * ((1 - u) * h[i + g.n] + u * h[i + g.n + 1]);
   }
 
   /** Move the view (camera and orbit target) by (dx, dy, dz): following a walker. */
@@ -165,9 +252,9 @@ export class Stage {
   resize() {
     const { clientWidth: w, clientHeight: h } = this.container;
     if (!w || !h) return;
-    // Capped at 2: a phone's 3x would triple the pixels software and mobile GPUs fill for little gain.
-    // Set on every resize, as zooming the page changes it.
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    // Capped at 2 (a phone's 3x would triple the pixels to fill for little gain), and 1 at low quality,
+    // where every pixel is drawn by the CPU. Set on every resize, as zooming the page changes it.
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, this.high ? 2 : 1));
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
@@ -178,7 +265,7 @@ export class Stage {
     // The sun (and its shadow box) follows what the camera looks at.
     const t = this.controls.target;
     this.sun.target.position.copy(t);
-    this.sun.position.set(t.x + 4, t.y + 9, t.z + 5);
+    this.sun.position.copy(t).add(this.sunOffset);
     this.renderer.render(this.scene, this.camera);
   }
 }

@@ -1,74 +1,53 @@
-// The race panel: a live chart (canvas 2D) of error against iteration for each lane, each lane's iterations,
-// time and status, and its per-joint share of the rotation (CCD turns the joints near the tip most).
-// Lane names also float under the lanes in 3D (sprites drawn once).
+// The race's chart (canvas 2D): each lane's error against iteration, its status, iterations and time, and its
+// per-joint share of the rotation (CCD turns the joints near the tip most).
 //
-// The lanes' curves come from the scene's state, fetched only when a lane's result changes (not per
-// frame); each curve is drawn progressively, `rate` iterations per second from the start of the race.
-
-import * as THREE from "three";
+// Lanes whose methods agree draw the same curve (FABRIK and FABRIK->DLS often do, as do the pseudo-inverse
+// and DLS): each lane has a dash pattern of its own and is drawn a couple of pixels off the others, and the
+// legend (the table on the right) shows each lane's colour with its dash, so every curve stays visible.
+//
+// The lanes' curves come from the scene's state, fetched only when a lane's result changes (not per frame);
+// each curve is drawn progressively, `rate` iterations per second from the start of the race, the pace at
+// which the chains replay their solves.
 
 export const LANE_COLORS = ["#ff9f43", "#5fd38d", "#5b8def", "#c56cf0", "#ff6b6b", "#3dd6d0"];
+export const LANE_DASHES = [[], [9, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 4]];
 const LABELS = {
   ccd: "CCD", fabrik: "FABRIK", jacobian_transpose: "J transpose", pseudo_inverse: "pseudo-inverse",
   dls: "DLS", fabrik_dls: "FABRIK→DLS",
 };
 
-function label(method) {
+/** A method's name as the race shows it. */
+export function laneLabel(method) {
   return LABELS[method] ?? method;
 }
 
-export class RaceView {
+export class RaceChart {
   /**
    * @param {HTMLElement} panel the #race section (holds a canvas)
-   * @param {THREE.Scene} scene for the lane labels
    * @param {object} layout the race layout (chains: one per lane, named by method)
-   * @param {Float64Array} buf the frame buffer
    */
-  constructor(panel, scene, layout, buf) {
+  constructor(panel, layout) {
     this.panel = panel;
     this.canvas = panel.querySelector("canvas");
     this.ctx = this.canvas.getContext("2d");
-    this.scene = scene;
     this.layout = layout;
     this.lanes = null;
-    this.rate = 20;
+    this.rate = 4;
     this.elapsed = 0;
     this.fetchedAt = 0;
     this.drawnUpTo = -1;
     const { chains } = layout.sections;
     this.codes = new Float64Array(chains.count).fill(-2);
-    this.sprites = layout.chains.map((chain, k) => this.sprite(chain, k, buf));
     panel.hidden = false;
   }
 
-  sprite(chain, k, buf) {
-    const canvas = document.createElement("canvas");
-    canvas.width = 256;
-    canvas.height = 64;
-    const ctx = canvas.getContext("2d");
-    ctx.font = "600 30px system-ui, sans-serif";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillStyle = LANE_COLORS[k % LANE_COLORS.length];
-    ctx.fillText(label(chain.name), 128, 32);
-    const texture = new THREE.CanvasTexture(canvas);
-    texture.colorSpace = THREE.SRGBColorSpace;
-    const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthWrite: false }));
-    const { joints } = this.layout.sections;
-    const o = joints.offset + chain.joints[0] * joints.stride;
-    sprite.position.set(buf[o], buf[o + 1] + 0.1, buf[o + 2] + 0.7);
-    sprite.scale.set(1.2, 0.3, 1);
-    this.scene.add(sprite);
-    return sprite;
+  dispose() {
+    this.panel.hidden = true;
   }
 
-  dispose() {
-    for (const sprite of this.sprites) {
-      this.scene.remove(sprite);
-      sprite.material.map.dispose();
-      sprite.material.dispose();
-    }
-    this.panel.hidden = true;
+  /** The chart's height on the page (CSS pixels): what the camera leaves free under the lanes. */
+  height() {
+    return this.panel.getBoundingClientRect().height;
   }
 
   /**
@@ -117,7 +96,9 @@ export class RaceView {
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
-    const table = 250;
+    // The table takes the right part; a narrow chart (a phone) keeps it narrower, without the shares.
+    const narrow = w < 560;
+    const table = narrow ? 150 : 268;
     const left = 44;
     const right = w - table - 12;
     const top = 22;
@@ -134,6 +115,7 @@ export class RaceView {
     ctx.fillStyle = "#8d96a5";
     ctx.strokeStyle = "rgba(255,255,255,0.08)";
     ctx.lineWidth = 1;
+    ctx.setLineDash([]);
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
     for (let e = lo; e <= hi; e += 2) {
@@ -149,28 +131,46 @@ export class RaceView {
     ctx.textAlign = "right";
     ctx.fillText(`${iterations} it`, right, bottom + 6);
     ctx.lineWidth = 2;
+    const n = this.lanes.length;
     this.lanes.forEach((lane, k) => {
-      const n = Math.min(lane.errors.length, upTo + 1);
-      if (!n) return;
+      const count = Math.min(lane.errors.length, upTo + 1);
+      if (!count) return;
+      // Two pixels apart, centred on the true curve: coinciding curves show side by side.
+      const off = 2 * (k - (n - 1) / 2);
       ctx.strokeStyle = LANE_COLORS[k % LANE_COLORS.length];
+      ctx.setLineDash(LANE_DASHES[k % LANE_DASHES.length]);
       ctx.beginPath();
-      ctx.moveTo(x(0), y(lane.errors[0]));
-      for (let i = 1; i < n; i++) ctx.lineTo(x(i), y(lane.errors[i]));
+      ctx.moveTo(x(0), y(lane.errors[0]) + off);
+      for (let i = 1; i < count; i++) ctx.lineTo(x(i), y(lane.errors[i]) + off);
       ctx.stroke();
     });
-    // The table: method, status, iterations, ms, and the rotation share of each joint, root to tip.
+    ctx.setLineDash([]);
+    // The legend and table: the lane's line, method, status, iterations, ms, and the rotation share of
+    // each joint, root to tip.
     const tx = w - table;
-    const row = (h - 24) / this.lanes.length;
+    const row = (h - 24) / n;
     ctx.textBaseline = "middle";
     this.lanes.forEach((lane, k) => {
       const cy = 18 + row * (k + 0.5);
       const done = lane.errors.length && upTo >= lane.errors.length - 1;
-      ctx.fillStyle = LANE_COLORS[k % LANE_COLORS.length];
+      const color = LANE_COLORS[k % LANE_COLORS.length];
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2;
+      ctx.setLineDash(LANE_DASHES[k % LANE_DASHES.length]);
+      ctx.beginPath();
+      ctx.moveTo(tx, cy - 6);
+      ctx.lineTo(tx + 22, cy - 6);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = color;
       ctx.textAlign = "left";
-      ctx.fillText(label(lane.method), tx, cy - 6);
+      ctx.fillText(laneLabel(lane.method), tx + 28, cy - 6);
       ctx.fillStyle = "#c9ced8";
       const status = done ? lane.status : "running";
-      ctx.fillText(`${status} · ${lane.iterations} it · ${lane.ms.toFixed(2)} ms`, tx, cy + 7);
+      const shownIt = done ? lane.iterations : Math.min(upTo, lane.iterations);
+      ctx.fillText(narrow ? `${status} · ${shownIt} it` : `${status} · ${shownIt} it · ${lane.ms.toFixed(2)} ms`,
+        tx + 28, cy + 7);
+      if (narrow) return;
       const shares = lane.shares;
       const bw = 7;
       const bx = w - 12 - shares.length * (bw + 2);
@@ -178,13 +178,15 @@ export class RaceView {
         const bh = Math.max(1, shares[j] * (row - 6));
         ctx.fillStyle = "rgba(255,255,255,0.12)";
         ctx.fillRect(bx + j * (bw + 2), cy - (row - 6) / 2, bw, row - 6);
-        ctx.fillStyle = LANE_COLORS[k % LANE_COLORS.length];
+        ctx.fillStyle = color;
         ctx.fillRect(bx + j * (bw + 2), cy + (row - 6) / 2 - bh, bw, bh);
       }
     });
-    ctx.fillStyle = "#8d96a5";
-    ctx.textAlign = "right";
-    ctx.textBaseline = "top";
-    ctx.fillText("rotation share, root → tip", w - 12, 4);
+    if (!narrow) {
+      ctx.fillStyle = "#8d96a5";
+      ctx.textAlign = "right";
+      ctx.textBaseline = "top";
+      ctx.fillText("rotation share, root → tip", w - 12, 4);
+    }
   }
 }

@@ -1,0 +1,192 @@
+// The frame loop and the Python bridge: the page's one call into Python per animation frame.
+//
+// Python (web/main.py) attaches {step, command, buffer, info} through boot.js. Per animation frame the loop
+// calls step(dt) once, reads the frame where Python wrote it (a Float64Array view of the scene's array('d')
+// in Pyodide's memory: nothing is copied across the bridge) and hands it to `draw(buf, dt, now, render)`,
+// the page's drawing (app.js). Everything else goes to Python through command(name, args), JSON text each
+// way. A Python error stops the loop, with the failure panel, until restart().
+//
+// The loop does no work while nobody can see it: in a hidden tab (browsers stop animation frames there) and
+// while the canvas is scrolled out of view (an IntersectionObserver: an embedded demo far down a page costs
+// its reader nothing until it is scrolled to). The first frame back steps by 0 s, not by the time away.
+
+import { Timing } from "./hud.js";
+
+/** The last line of a Python traceback (the exception and its message), or the JS error's message. */
+export function shortMessage(error) {
+  const text = String(error?.message ?? error).trim();
+  const lines = text.split("\n");
+  return lines[lines.length - 1];
+}
+
+export class Loop {
+  /**
+   * @param {object} boot window.ikBoot (loading stages and the failure panel)
+   * @param {(buf: Float64Array, dt: number, now: number, render: boolean) => void} draw one frame's drawing
+   */
+  constructor(boot, draw) {
+    this.boot = boot;
+    this.draw = draw;
+    this.py = null;            // {step, command, buffer, info} from Python
+    this.frame = 0;            // Python's frame count
+    this.stopped = false;      // by an error, until restart()
+    this.errorMessage = null;
+    this.timing = new Timing();
+    this.lastNow = null;
+    this.lastDt = 0;
+    this.scheduled = false;    // a requestAnimationFrame is pending
+    this.offscreen = false;    // the canvas is scrolled out of view
+    this.view = null;          // the frame: a Float64Array view of Python's array('d')
+    this.pybuf = null;         // the PyBuffer under it, released when a new one is taken
+    this.onFirstFrame = null;
+    this.onStop = null;
+    this.tick = this.tick.bind(this);
+    document.addEventListener("visibilitychange", () => this.resume());
+  }
+
+  /** Python's bridge is here: the loop may run. */
+  attach(py) {
+    this.py = py;
+  }
+
+  /** Watch `element` (the canvas's container): the loop pauses while none of it is on screen. */
+  watchVisibility(element) {
+    if (typeof IntersectionObserver !== "function") return;
+    new IntersectionObserver((entries) => {
+      const entry = entries[entries.length - 1];
+      this.offscreen = !entry.isIntersecting;
+      this.resume();
+    }).observe(element);
+  }
+
+  /** Whether the loop waits for the page to be seen (a hidden tab, the canvas out of view). */
+  get paused() {
+    return document.hidden || this.offscreen;
+  }
+
+  /** Throws unless Python is attached and the loop has not stopped on an error. */
+  running() {
+    if (!this.py) throw new Error("the demo is not ready yet (await ikDemo.ready)");
+    if (this.stopped) throw new Error(`the demo has stopped: ${this.errorMessage}`);
+  }
+
+  /** One named change for Python; returns its JSON answer, parsed. Throws with Python's message. */
+  command(name, args) {
+    this.running();
+    try {
+      return JSON.parse(this.py.command(name, JSON.stringify(args)));
+    } catch (error) {
+      throw new Error(shortMessage(error));
+    }
+  }
+
+  /** The current scene's frame (a Float64Array), taken again if the memory under it grew. */
+  get buf() {
+    const view = this.view;
+    // A scene's buffer is never empty: an empty view means Pyodide's memory grew under it.
+    return view === null || view.length > 0 ? view : this.takeFrame();
+  }
+
+  /** Take a view of the current scene's buffer (after a scene switch, or once the old view is empty). */
+  takeFrame() {
+    const proxy = this.py.buffer();
+    let pybuf;
+    try {
+      pybuf = proxy.getBuffer("f64");
+    } finally {
+      proxy.destroy();
+    }
+    if (this.pybuf) this.pybuf.release();
+    this.pybuf = pybuf;
+    this.view = pybuf.data;
+    return this.view;
+  }
+
+  /** Ask for the next animation frame, unless one is pending or the loop must wait. */
+  schedule() {
+    if (this.scheduled || this.stopped || this.paused || !this.py) return;
+    this.scheduled = true;
+    requestAnimationFrame(this.tick);
+  }
+
+  /** Back from a pause: the next frame steps by 0 s. */
+  resume() {
+    this.lastNow = null;
+    this.schedule();
+  }
+
+  tick(now) {
+    this.scheduled = false;
+    if (this.stopped || this.paused) return;
+    this.schedule();
+    try {
+      const dt = this.lastNow === null ? 0 : Math.min((now - this.lastNow) / 1000, 0.1);
+      this.lastNow = now;
+      this.step(dt, now, true);
+    } catch (error) {
+      this.stop(error);
+    }
+  }
+
+  /** One frame: Python steps by `dt` seconds, then the page draws (three.js renders if `render`). */
+  step(dt, now, render) {
+    const { timing } = this;
+    this.lastDt = dt;
+    const t0 = performance.now();
+    this.frame = this.py.step(dt);
+    timing.addPython(performance.now() - t0);
+    timing.addFrame(now);
+    // Read after the step: it may have grown the runtime's memory.
+    this.draw(this.buf, dt, now, render);
+    if (timing.frames === 1 && this.onFirstFrame) this.onFirstFrame();
+  }
+
+  /** `frames` frames now, synchronously, on a clock of their own (ikDemo.advance checks the arguments). */
+  advance(frames, dt, renderEvery) {
+    const times = new Float64Array(frames);
+    let nonfinite = 0;
+    let now = performance.now();
+    for (let i = 0; i < frames; i++) {
+      try {
+        this.step(dt, now, renderEvery > 0 && (i + 1) % renderEvery === 0);
+      } catch (error) {
+        this.stop(error);
+        throw new Error(shortMessage(error));
+      }
+      times[i] = this.timing.last;
+      const buf = this.buf;
+      for (let k = 0; k < buf.length; k++) {
+        if (!Number.isFinite(buf[k])) {
+          nonfinite++;
+          break;
+        }
+      }
+      now += dt * 1000;
+    }
+    // The animation loop carries on from here without a jump.
+    this.lastNow = null;
+    times.sort();
+    return { frames, frame: this.frame, python_ms: { median: times[frames >> 1], max: times[frames - 1] }, nonfinite };
+  }
+
+  /**
+   * Stop and say why: a Python exception (with its traceback) or a page error. The failure panel offers to
+   * restart the scene (a new one from Python; the runtime itself is unharmed by an exception).
+   */
+  stop(error) {
+    this.stopped = true;
+    this.errorMessage = shortMessage(error);
+    const python = error?.constructor?.name === "PythonError";
+    this.boot.fail("frame", python ? String(error.message) : String(error?.stack ?? error),
+      python ? "The animation stopped: Python raised an error" : "The animation stopped: the page raised an error");
+    if (this.onStop) this.onStop();
+  }
+
+  /** After a stop: running again (the caller has made a new scene). */
+  restarted() {
+    this.stopped = false;
+    this.errorMessage = null;
+    this.boot.recover();
+    this.resume();
+  }
+}

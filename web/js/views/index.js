@@ -1,0 +1,9 @@
+// Every scene view the page has: one import a view. A new scene's view is a module in this folder that ends
+// with registerView("<scene name>", ItsView), and a line here importing it.
+
+import "./arm.js";
+import "./tentacles.js";
+import "./spider.js";
+import "./race.js";
+
+export { viewFor } from "./registry.js";
