@@ -19,7 +19,7 @@ import random
 
 from .. import rotation as rot
 from ..kinematics import placed, settle
-from ..plan import HINGE
+from ..plan import HINGE, hinge_angle
 from . import reach
 
 #: A target at least this fraction of the reach from the root is near full reach.
@@ -57,12 +57,17 @@ class StallWatch:
         Iterations within which the pace must bring the error to ``goal``
         (default: all those left). A method whose restart costs nothing
         (FABRIK's exact arc on a chain without limits) asks for a short one.
+    within_budget : bool
+        With a ``horizon``, whether it is cut to the iterations left (default).
+        Without, the watch decides alike whatever the budget, so that a solve
+        stopped after ``k`` iterations is the longer solve's own ``k``-th pose
+        (the race's replay).
     """
 
     __slots__ = ("best", "mark", "goal", "left", "window", "rate", "patience", "since", "progressed",
-                 "window_start", "fruitless", "stall_best", "horizon")
+                 "window_start", "fruitless", "stall_best", "horizon", "within_budget")
 
-    def __init__(self, error, goal, budget, window=6, rate=0.01, patience=5, horizon=None):
+    def __init__(self, error, goal, budget, window=6, rate=0.01, patience=5, horizon=None, within_budget=True):
         self.best = self.mark = self.window_start = self.stall_best = error
         self.goal = goal
         self.left = budget
@@ -73,6 +78,7 @@ class StallWatch:
         self.progressed = False
         self.fruitless = 0
         self.horizon = horizon
+        self.within_budget = within_budget
 
     def update(self, error, stuck=False):
         """Record one iteration's error; True when progress has stalled (see the class). ``stuck``:
@@ -90,7 +96,10 @@ class StallWatch:
             return False
         # A window has passed: was there progress, and at a pace that can reach the goal?
         pace = (self.best / self.window_start) ** (1.0 / self.since) if self.window_start > 0.0 else 0.0
-        ahead = self.left if self.horizon is None else min(self.left, self.horizon)
+        if self.horizon is None:
+            ahead = self.left
+        else:
+            ahead = min(self.left, self.horizon) if self.within_budget else self.horizon
         crawling = self.best * pace ** ahead > self.goal
         stalled = not self.progressed or crawling
         self.since = 0
@@ -108,15 +117,23 @@ class StallWatch:
         return self.fruitless >= self.patience
 
 
-def perturb(chain, rotations, rng, angle):
+def perturb(chain, rotations, rng, angle, within=False):
     """``rotations`` each turned by a random angle up to ``angle`` radians, within the limits.
 
-    A hinge turns about its own axis; any other joint about a random axis.
+    A hinge turns about its own axis; any other joint about a random axis. With
+    ``within``, a hinge's new angle is drawn from the part of its range within
+    ``angle`` of its own (so a large ``angle`` scatters it over the whole range),
+    not turned and then clamped (which would leave it on a limit as often as not).
     """
     out = []
     for q, joint, bone in zip(rotations, chain.plan.joints, chain.directions):
         if joint.kind == HINGE:
-            q = joint.constraint.rotation(joint.constraint.angle(q) + rng.uniform(-angle, angle))
+            hinge = joint.constraint
+            if within and not hinge.range.full:
+                t = hinge_angle(joint, q)
+                q = hinge.rotation(rng.uniform(max(hinge.range.lo, t - angle), min(hinge.range.hi, t + angle)))
+            else:
+                q = hinge.rotation(hinge.angle(q) + rng.uniform(-angle, angle))
         else:
             axis = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
             if axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2] < 1e-12:
@@ -144,13 +161,13 @@ def watch_settings(problem):
     return {"window": 6, "horizon": None}
 
 
-def restart_frames(problem, frames, rng, angle):
+def restart_frames(problem, frames, rng, angle, within=False):
     """The pose a stalled solve of ``problem`` starts again from, near ``frames`` (see the module
     docstring): the arc onto the target for a chain without limits where one reaches, else
-    ``frames`` perturbed by up to ``angle`` radians a joint."""
+    ``frames`` perturbed by up to ``angle`` radians a joint (``within``: see :func:`perturb`)."""
     chain = problem.chain
     if chain.plan.free and problem.orientation is None:
         points = reach.arc_to(chain, problem.target, frames.points)
         if points is not None:
             return placed(chain, frames, points)
-    return settle(chain, perturb(chain, frames.rotations, rng, angle))
+    return settle(chain, perturb(chain, frames.rotations, rng, angle, within))

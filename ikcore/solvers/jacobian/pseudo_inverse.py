@@ -2,7 +2,7 @@
 
 Each iteration takes the least-norm step that zeroes the linearised error::
 
-    dtheta = J^+ e = J^T (J J^T)^-1 e
+    w = J^+ e = J^T (J J^T)^-1 e
 
 solved as an ``m x m`` system (``m`` = 3, or 6 with an orientation), with just
 enough damping (``1e-9`` of the reach) to keep it defined. Near a singularity
