@@ -154,9 +154,11 @@ class Plan:
         The common axis when every joint is a hinge about one axis and every
         rest bone lies across it: every pose then lies in the plane through
         the root normal to it.
+    rest : Frames
+        The rest pose, settled.
     """
 
-    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_layouts")
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts")
 
     def __init__(self, chain):
         self.chain = chain
@@ -165,7 +167,27 @@ class Plan:
         self.free = all(j.kind == FREE for j in self.joints)
         self.hinges = all(j.kind == HINGE for j in self.joints)
         self.plane = _plane(self.joints, chain.directions) if self.hinges else None
+        self._rest = None
+        self._defaults = {}
         self._layouts = {}
+
+    @property
+    def rest(self):
+        """The rest pose (every joint at the identity, then within its limits), settled once: where
+        every cold solve starts (:func:`ikcore.kinematics.rest`)."""
+        if self._rest is None:
+            from .kinematics import rest
+            self._rest = rest(self.chain)
+        return self._rest
+
+    def default_settings(self, method):
+        """The checked :class:`~ikcore.problem.Settings` of ``method`` with its defaults for this
+        chain, made at the first request and kept (an unknown method is refused every time)."""
+        found = self._defaults.get(method)
+        if found is None:
+            from .problem import make_settings
+            found = self._defaults[method] = make_settings(self.chain, method)
+        return found
 
     def clamp(self, rotations):
         """``rotations`` with each joint's limits applied."""

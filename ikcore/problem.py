@@ -179,9 +179,23 @@ def read_options(method, given, spec):
 
 def check_settings(chain, method, *, tolerance=None, max_iterations=None, orientation_tolerance=None,
                    secondary=None, **options):
-    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`."""
+    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`.
+
+    A method's defaults, the commonest request, are checked once per chain and
+    kept on its plan (:meth:`ikcore.plan.Plan.default_settings`).
+    """
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
+    if (type(method) is str and tolerance is None and max_iterations is None and orientation_tolerance is None
+            and secondary is None and not options):
+        return chain.plan.default_settings(method)
+    return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+
+
+def make_settings(chain, method, tolerance=None, max_iterations=None, orientation_tolerance=None, secondary=None,
+                  options=None):
+    """:func:`check_settings` for a checked ``chain``: every argument checked here."""
+    options = options or {}
     module = method_module(method)
     tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
     max_iterations = check_int_range(module.MAX_ITERATIONS if max_iterations is None else max_iterations,
@@ -229,7 +243,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
                           f"jacobian_transpose, pseudo_inverse, dls, fabrik_dls")
         pole = check_target(chain, pole, "pole")
     if start is None:
-        start = kinematics.rest(chain)
+        start = chain.plan.rest
     elif not isinstance(start, kinematics.Frames):
         from .checks import check_rotations
         start = kinematics.settle(chain, check_rotations(start, chain.size, "start"))

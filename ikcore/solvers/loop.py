@@ -13,8 +13,7 @@ A search has an ``error`` (the effector's distance to the target, as the
 method measures it while iterating, kept in the error history), a ``score``
 (what "best" means: the error, or with an orientation target the error and the
 weighted angle together), ``stuck`` (True when its last step found no move at
-all: a stall at once), optionally ``watch`` (its own ``window`` or ``horizon``
-for the :class:`~.restarts.StallWatch`) and four methods:
+all: a stall at once) and four methods:
 
 ``step(iteration)``
     One iteration of the algorithm; updates ``error``.
@@ -38,11 +37,10 @@ from .restarts import StallWatch, generator, watch_settings
 
 class Search:
     """The base of a method's search: the defaults of the protocol above (no stall at once, the
-    stall watch's own tuning, the error as the score). A method's search sets ``error`` and gives
-    ``step``, ``keep``, ``settle`` and ``restart``."""
+    error as the score). A method's search sets ``error`` and gives ``step``, ``keep``, ``settle``
+    and ``restart``."""
 
     stuck = False
-    watch = {}
 
     @property
     def score(self):
@@ -92,8 +90,8 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
         return Result(None, problem.start, 0, errors, False)
     best, kept = errors[-1] if start_score is None else start_score, None
     goal = problem.tolerance
-    watch = StallWatch(search.score, goal, budget, rate=rate, patience=patience,
-                       **{**watch_settings(problem), **search.watch})
+    window, horizon = watch_settings(problem)
+    watch = StallWatch(search.score, goal, window, rate, patience, horizon)
     rng = None
     restarts = 0
     iterations = 0

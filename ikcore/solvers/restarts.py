@@ -39,9 +39,13 @@ class StallWatch:
     Progress is a fall of the best error by the fraction ``rate`` below its
     level at the last progress. :meth:`update` returns True after ``window``
     iterations without progress, and also at the end of a window whose pace,
-    kept up, would not bring the error down to ``goal`` within the iterations
-    left (a crawl: it counts as progress, yet cannot finish). :attr:`hopeless`
+    kept up, would not bring the error down to ``goal`` within ``horizon``
+    iterations (a crawl: it counts as progress, yet cannot finish). :attr:`hopeless`
     turns True once ``patience`` stalls in a row brought no progress.
+
+    Nothing here depends on the iterations a solve has left: its first ``k``
+    iterations are the same whatever its budget, so a solve stopped after ``k``
+    shows the ``k``-th pose of a longer one.
 
     Parameters
     ----------
@@ -49,28 +53,20 @@ class StallWatch:
         The error the watch starts from.
     goal : float
         The error that would end the solve (its tolerance).
-    budget : int
-        The iterations the solve may take.
     window, rate, patience
         As above.
-    horizon : int or None
-        Iterations within which the pace must bring the error to ``goal``
-        (default: all those left). A method whose restart costs nothing
-        (FABRIK's exact arc on a chain without limits) asks for a short one.
-    within_budget : bool
-        With a ``horizon``, whether it is cut to the iterations left (default).
-        Without, the watch decides alike whatever the budget, so that a solve
-        stopped after ``k`` iterations is the longer solve's own ``k``-th pose
-        (the race's replay).
+    horizon : int
+        Iterations within which the pace must bring the error to ``goal``:
+        the method's default budget (:func:`watch_settings`), or fewer where a
+        restart costs nothing (FABRIK's exact arc on a chain without limits).
     """
 
-    __slots__ = ("best", "mark", "goal", "left", "window", "rate", "patience", "since", "progressed",
-                 "window_start", "fruitless", "stall_best", "horizon", "within_budget")
+    __slots__ = ("best", "mark", "goal", "window", "rate", "patience", "since", "progressed",
+                 "window_start", "fruitless", "stall_best", "horizon")
 
-    def __init__(self, error, goal, budget, window=6, rate=0.01, patience=5, horizon=None, within_budget=True):
+    def __init__(self, error, goal, window, rate, patience, horizon):
         self.best = self.mark = self.window_start = self.stall_best = error
         self.goal = goal
-        self.left = budget
         self.window = window
         self.rate = rate
         self.patience = patience
@@ -78,12 +74,10 @@ class StallWatch:
         self.progressed = False
         self.fruitless = 0
         self.horizon = horizon
-        self.within_budget = within_budget
 
     def update(self, error, stuck=False):
         """Record one iteration's error; True when progress has stalled (see the class). ``stuck``:
         the method found no step at all; the window ends at once."""
-        self.left -= 1
         if error < self.best:
             self.best = error
             if error < self.mark * (1.0 - self.rate):
@@ -96,11 +90,7 @@ class StallWatch:
             return False
         # A window has passed: was there progress, and at a pace that can reach the goal?
         pace = (self.best / self.window_start) ** (1.0 / self.since) if self.window_start > 0.0 else 0.0
-        if self.horizon is None:
-            ahead = self.left
-        else:
-            ahead = min(self.left, self.horizon) if self.within_budget else self.horizon
-        crawling = self.best * pace ** ahead > self.goal
+        crawling = self.best * pace ** self.horizon > self.goal
         stalled = not self.progressed or crawling
         self.since = 0
         self.progressed = False
@@ -153,12 +143,13 @@ def near_full_reach(problem):
 
 
 def watch_settings(problem):
-    """The :class:`StallWatch` tuning for ``problem``: ``{"window", "horizon"}``. Near full reach
-    (:func:`near_full_reach`) a crawl is told within three iterations (a pace that would not meet
-    the tolerance within twelve more), since the arc restart then meets the target at once."""
-    if near_full_reach(problem):
-        return {"window": 3, "horizon": 12}
-    return {"window": 6, "horizon": None}
+    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
+    (six iterations unless its module says otherwise), and a pace that meets the tolerance within
+    the method's default budget. Near full reach (:func:`near_full_reach`) a crawl is told within
+    three iterations (a pace that would not meet the tolerance within twelve more), since the arc
+    restart then meets the target at once."""
+    module = problem.settings.module
+    return (3, 12) if near_full_reach(problem) else (getattr(module, "WINDOW", 6), module.MAX_ITERATIONS)
 
 
 def restart_frames(problem, frames, rng, angle, within=False):

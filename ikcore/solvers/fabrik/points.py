@@ -26,7 +26,7 @@ Spread offsets turn every bone a little instead, so a tracked tentacle keeps a
 smooth curl.
 """
 
-from math import cos, sin, sqrt
+from math import cos, hypot, sin, sqrt
 
 from ... import rotation as rot
 from ...plan import BALL, FREE
@@ -49,7 +49,7 @@ def backward(xs, ys, zs, lengths, target):
     xs[n], ys[n], zs[n] = x, y, z
     for i in range(n - 1, -1, -1):
         dx, dy, dz = xs[i] - x, ys[i] - y, zs[i] - z
-        d = sqrt(dx * dx + dy * dy + dz * dz)
+        d = hypot(dx, dy, dz)
         if d > 0.0:
             k = lengths[i] / d
             x, y, z = x + dx * k, y + dy * k, z + dz * k
@@ -70,7 +70,7 @@ def forward(xs, ys, zs, lengths, root):
     for i, length in enumerate(lengths):
         j = i + 1
         dx, dy, dz = xs[j] - x, ys[j] - y, zs[j] - z
-        d = sqrt(dx * dx + dy * dy + dz * dz)
+        d = hypot(dx, dy, dz)
         if d > 0.0:
             k = length / d
             x, y, z = x + dx * k, y + dy * k, z + dz * k

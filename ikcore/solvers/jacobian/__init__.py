@@ -51,7 +51,7 @@ from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
 from ..loop import Search, iterate
-from ..restarts import near_full_reach, restart_frames
+from ..restarts import restart_frames
 from .joints import JointJacobian, residual
 from .limits import pose_limits, pushed
 from .linalg import solve_spd
@@ -98,11 +98,6 @@ class Rule:
     #: The damping used, ``lambda`` (None for the transpose), and the transpose's step factor.
     damping = None
     alpha = None
-    #: The stall watch (:class:`~ikcore.solvers.restarts.StallWatch`): ten iterations without progress,
-    #: or a pace that would not meet the tolerance within twenty more, restart the search; whatever the
-    #: budget, so that a solve stopped after k iterations is the longer one's k-th pose (the race's
-    #: replay). A method that crawls by nature (the transpose) has a longer horizon.
-    watch = {"window": 10, "horizon": 20, "within_budget": False}
     #: A step that lowers the residual by less than this fraction counts as none: the watch restarts at
     #: once (a damped Gauss-Newton step that gains so little has met a local minimum or a wall of
     #: limits, where waiting out the window would spend iterations for nothing).
@@ -186,8 +181,6 @@ class JacobianSearch(Search):
         self.oriented = problem.orientation is not None
         self.c = problem.orientation_weight if self.oriented else 0.0
         self.restarts = 0
-        # Near full reach, where the restart is an exact arc, the watch's own quicker tuning holds.
-        self.watch = {} if near_full_reach(problem) else rule.watch
         self.take(problem.start)
 
     def take(self, frames, e=None):
