@@ -207,9 +207,10 @@ class JacobianSearch(Search):
 
     def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP):
         """One step (see the module docstring) from :attr:`frames`, starting at ``scale`` of its
-        length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first try ``keep(frames, residual)`` keeps, or
-        ``None`` when none is. ``descent``: the secondary objectives' (per joint a world vector), or ``None``;
-        a step with one is halved when refused, never damped (damping shortens the task's part)."""
+        length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first
+        try ``keep(frames, residual)`` keeps, or ``None`` when none is. ``descent``: the secondary
+        objectives' (per joint a world vector), or ``None``; a step with one is halved when refused,
+        never damped (damping shortens the task's part)."""
         chain, frames, rule = self.chain, self.frames, self.rule
         jac = JointJacobian(chain, frames, self.c, self.oriented)
         limits = pose_limits(chain, frames, jac)
