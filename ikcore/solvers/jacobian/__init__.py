@@ -205,17 +205,17 @@ class JacobianSearch(Search):
         self.take(candidate[0], candidate[1])
         self.stuck = self.F > (1.0 - self.rule.least_gain) ** 2 * F
 
-    def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP):
+    def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP, tries=MAX_ATTEMPTS):
         """One step (see the module docstring) from :attr:`frames`, starting at ``scale`` of its
         length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first
-        try ``keep(frames, residual)`` keeps, or ``None`` when none is. ``descent``: the secondary
-        objectives' (per joint a world vector), or ``None``; a step with one is halved when refused,
-        never damped (damping shortens the task's part)."""
+        of at most ``tries`` that ``keep(frames, residual)`` keeps, or ``None`` when none is.
+        ``descent``: the secondary objectives' (per joint a world vector), or ``None``; a step with
+        one is halved when refused, never damped (damping shortens the task's part)."""
         chain, frames, rule = self.chain, self.frames, self.rule
         jac = JointJacobian(chain, frames, self.c, self.oriented)
         limits = pose_limits(chain, frames, jac)
         blocked = {}
-        for _ in range(MAX_ATTEMPTS):
+        for _ in range(tries):
             # Solve, dropping the axes that would push a joint through its limit (each at most once).
             for _ in range(1 + sum(len(v) for v in limits.values())):
                 turns = rule.step(jac, self.e, descent)
