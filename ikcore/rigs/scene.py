@@ -347,7 +347,7 @@ class Scene:
         parameter's control only while the scene's method is among those
         listed; its value is kept (and goes into links) all the same.
         """
-        modules = {m: solver_module(m) for m in self.methods}
+        modules = {m: method_module(m) for m in self.methods}
         uses = {"damping": [m for m, module in modules.items() if "damping" in module.OPTIONS]}
         iterative = [m for m, module in modules.items() if module.MAX_ITERATIONS > 1]
         uses["tolerance"] = uses["max_iterations"] = iterative
