@@ -4,6 +4,7 @@ The public API, on one screen::
 
     chain = ikcore.Chain(points, joints=None)                            # rest points, limits
     sol = ikcore.solve(chain, target, method="fabrik", ...)               # one solve: a Solution with a status
+    t = ikcore.trace(chain, target, method="ccd", ...); t.steps           # the same solve, step by step
     track = ikcore.Tracker(chain, "fabrik", pole=p); sol = track(target)  # every frame, warm
     batch = ikcore.solve_batch(chain, targets, method="two_bone", ...)    # K copies at once
     skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
@@ -28,6 +29,7 @@ from .pose import dump_pose, load_pose
 from .skeleton import Node, Skeleton
 from .solution import STATUSES, Solution
 from .solve import METHODS, solve
+from .trace import Step, Trace, trace
 from .tracker import Tracker
 
 __version__ = "0.1.0"
@@ -48,7 +50,9 @@ __all__ = [
     "STATUSES",
     "Skeleton",
     "Solution",
+    "Step",
     "TowardRest",
+    "Trace",
     "Tracker",
     "dump_pose",
     "kinematics",
@@ -56,4 +60,5 @@ __all__ = [
     "rotation",
     "solve",
     "solve_batch",
+    "trace",
 ]

@@ -140,6 +140,8 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
             and not problem.met(start) and budget > 0:
         points = reach.nearest_pose(chain, problem.target, start.points)
         frames = placed(chain, start, points)
+        if steps is not None:
+            steps.reach(frames.points)
         outcome = Outcome(frames, 1, [*errors, problem.error(frames)])
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
@@ -166,6 +168,8 @@ class JacobianSearch(Search):
         self.steps = steps
         self.c = problem.orientation_weight if problem.orientation is not None else 0.0
         self.restarts = 0
+        # The iteration being stepped (the steps hook numbers what it records by it).
+        self.iteration = 0
         self._take(problem.start)
 
     def _take(self, frames):
@@ -181,6 +185,7 @@ class JacobianSearch(Search):
         return math.sqrt(self.F)
 
     def step(self, iteration):
+        self.iteration = iteration
         candidate = self._try(None, lambda new: sum(v * v for v in new[1]) < self.F)
         self.stuck = candidate is None
         if candidate is not None:
@@ -205,13 +210,14 @@ class JacobianSearch(Search):
                     break
                 for j, d in pushed:
                     blocked.setdefault(j, []).append(d)
-            if self.steps is not None:
-                self.steps.jacobian(self.frames, owners, directions, cols, dtheta, rule.damping, rule.alpha)
             new = _stepped(chain, frames, owners, directions, dtheta, scale)
             if new is None:
                 return None
             e = residual(self.problem, new, self.c)
             if keep((new, e)):
+                if self.steps is not None:
+                    self.steps.jacobian(self.iteration, frames, new, owners, directions, dtheta,
+                                        scale, rule.damping, rule.alpha, objectives is not None)
                 rule.accepted()
                 return new, e
             # A refused step: damped more (the method's rule), or halved. Secondary steps are always
@@ -228,6 +234,7 @@ class JacobianSearch(Search):
         cost = _cost(objectives, self.chain, frames)
         taken = 0
         while taken < budget:
+            self.iteration += 1
             new = self._try(objectives, lambda n: problem.met(n[0]) and _cost(objectives, self.chain, n[0])
                             < cost * (1.0 - 1e-6))
             if new is None:
@@ -251,7 +258,7 @@ class JacobianSearch(Search):
         self._take(restart_frames(self.problem, self.settle(kept), rng, 0.2 + 0.1 * self.restarts))
         self.rule.reset()
         if self.steps is not None:
-            self.steps.setup(self.frames.points, "restart")
+            self.steps.setup(self.frames.points, "restart", iteration=self.iteration)
         return True
 
 
