@@ -4,8 +4,9 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race
-    layout = scene.layout()               # once: counts, offsets, static descriptions
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, steps
+    layout = scene.layout()               # once: counts, offsets, static descriptions (again when
+                                          # its "revision" changes: the steps scene's chain)
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
     every frame:
         scene.step(dt)                    # advance time, move scripted targets, solve every chain
@@ -220,6 +221,9 @@ class Scene:
     options = {}
     #: The chains are timed on one frame in this many, the first frame among them (see :meth:`step`).
     timed_every = 8
+    #: Counts the changes of the layout: a scene whose parameters change its chains (the steps scene's)
+    #: makes a new layout, and the page a new buffer and view for it (see :meth:`layout`).
+    revision = 0
 
     def __init__(self):
         self.time = 0.0
@@ -309,6 +313,11 @@ class Scene:
         **scene_specific
             See the scene's ``extra_params``.
         """
+        self.apply_params(self.checked_params(params))
+
+    def checked_params(self, params):
+        """The parameters :meth:`set_params` would set for ``params`` (all of them, checked); raises
+        :class:`ikcore.IKError` naming a bad one."""
         specs = self.param_specs()
         new = dict(self.params)
         for key, value in params.items():
@@ -318,6 +327,10 @@ class Scene:
             if spec is None:
                 raise IKError(f"scene {self.name!r} has no parameter {key!r} (it has: {', '.join(specs)})")
             new[key] = check_param(spec, value, key)
+        return new
+
+    def apply_params(self, new):
+        """Set the parameters ``new`` (from :meth:`checked_params`)."""
         old = self.params
         self.params = new
         self._options = self.method_options(new["method"])
@@ -466,7 +479,7 @@ class Scene:
                                    ("frames", len(self.limbs), FRAME_STRIDE)):
             sections[key] = {"offset": offset, "count": count, "stride": stride}
             offset += count * stride
-        return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
+        return {"scene": self.name, "revision": self.revision, "size": offset, "sections": sections, "kinds": dict(KINDS),
                 "statuses": list(STATUS_CODES), "chains": chains,
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
                              "radius": t.radius, "scripted": self.scripted(t)} for t in self.targets.values()],
@@ -544,13 +557,20 @@ class Scene:
                            "effector": list(limb.bound.effector()),
                            "target": None if target is None else list(target),
                            "ms": limb.ms})
-        out = {"scene": self.name, "method": self.params["method"], "frame": self.frame, "time": self.time,
+        out = {"scene": self.name, "revision": self.revision, "method": self.params["method"], "frame": self.frame,
+               "time": self.time,
                "params": self.get_params(), "chains": chains,
                "targets": {t.name: {"position": list(t.position),
                                     "orientation": None if t.orientation is None else list(t.orientation),
                                     "pinned": t.pinned, "held": self.held(t)} for t in self.targets.values()}}
         out.update(self.extras())
         return out
+
+    def query(self, name):
+        """A JSON-ready answer to a question of the page that :meth:`state` leaves out, being too large
+        to send every time it is asked (the steps scene's whole trace). Raises :class:`ikcore.IKError`
+        for a question the scene does not answer."""
+        raise IKError(f"scene {self.name!r} answers no query {name!r}")
 
     def limb_target(self, limb):
         """The world point ``limb`` was last asked to reach."""
@@ -602,7 +622,8 @@ def _factory(module, cls):
 
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
-          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene")}
+          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
+          "steps": _factory("steps", "StepsScene")}
 
 
 def make_scene(name, **options):
