@@ -147,8 +147,8 @@ class StepsScene(Scene):
         target = self._in_plane(new, self.targets["target"].position)
         retrace = any(new[k] != self.params[k] for k in keys) or target != self.targets["target"].position
         traced = self._traced(new, target) if retrace else old_trace
-        asked = params.get("step")
-        index = self._index(traced, old_trace, self.params["step"]) if asked is None else asked
+        asked = params.get("step") is not None
+        index = new["step"] if asked else self._index(traced, old_trace, self.params["step"])
         if index >= len(traced.steps):
             raise IKError(f"step must be in [0, {len(traced.steps) - 1}] (the trace has {len(traced.steps)} steps), "
                           f"got {index}")
