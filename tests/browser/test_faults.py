@@ -14,7 +14,7 @@ import pytest
 from ikcore.rigs import SCENES, make_scene
 
 #: The target a user would drag in each scene.
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "steps": "target"}
 
 
 def test_restart_after_a_python_error(demo, site_server):

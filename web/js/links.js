@@ -83,8 +83,16 @@ export class Links {
     if (Object.keys(params).length) {
       try {
         demo.applied(demo.command("set", params));
-      } catch (error) {
-        ignored.push(`parameters (${error.message})`);
+      } catch {
+        // Python refused them together (a step the trace the others make has not): each on its own, in the
+        // link's order, so that only what is refused is left out.
+        for (const [key, value] of Object.entries(params)) {
+          try {
+            demo.applied(demo.command("set", { [key]: value }));
+          } catch (error) {
+            ignored.push(`${key} (${error.message.replace(/^\w+Error: /, "")})`);
+          }
+        }
       }
     }
     if (link.overlays !== undefined) demo.api.showLimits(link.overlays);
