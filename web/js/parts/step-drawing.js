@@ -4,8 +4,9 @@
 //             the arc of the turn between them (about the step's axis, by its angle: a clamp shows as a short arc);
 //   fabrik    the point moved, a ghost of where it was, and the line it was snapped along (from its neighbour
 //             through its old place), for both passes; fabrik_dls draws its reach's steps the same way;
-//   jacobian  every column z_j x (p_end - p_j) as an arrow at its joint, and the error vector at the effector
-//             (the Jacobian transpose, the pseudo-inverse, DLS, and fabrik_dls's finish);
+//   jacobian  every column z_j x (p_end - p_j) as an arrow at its joint, and the error vector at the effector,
+//             on a ghost of the pose they were computed at (the Jacobian transpose, the pseudo-inverse, DLS, and
+//             fabrik_dls's finish);
 //   two_bone  the triangle root - knee - target and its sides.
 // Everything is drawn over the chain (no depth test) in flat, unlit colours, so it reads at any angle and a
 // test can find it in the pixels. The meshes are made per step (a step changes a few times a second at most)
@@ -52,8 +53,9 @@ export class StepDrawing {
     const key = `${color}/${opacity}`;
     let material = this.materials.get(key);
     if (!material) {
+      // Unlit, untouched by fog and tone mapping: the colours on screen are the ones above.
       material = new THREE.MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthTest: false,
-        depthWrite: false });
+        depthWrite: false, fog: false, toneMapped: false });
       this.materials.set(key, material);
     }
     return material;
@@ -166,6 +168,8 @@ export class StepDrawing {
     // The columns at the joints of the pose the step started from (what they were computed at), scaled so the
     // longest is a third of the chain's reach: their directions and relative sizes are what the figure shows.
     const { columns } = detail;
+    // The pose they were computed at, as a ghost: the chain is drawn in the pose after the step.
+    for (let i = 1; i < before.length; i++) this.rod(before[i - 1], before[i], COLORS.ghost, 0.6, 0.4);
     const longest = Math.max(1e-9, ...columns.map((c) => Math.hypot(...c)));
     const k = (20 * this.scale) / longest;
     columns.forEach((column, j) => this.arrow(before[j], column.map((v) => v * k), COLORS.column));
