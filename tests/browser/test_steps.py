@@ -170,3 +170,36 @@ def test_an_embedded_trace_fits_and_answers_its_parent(demo, site_server, serve,
     frame.click("#steps-forward")
     demo.wait_until("got.some(g => g.data.event === 'step' && g.data.step.index === 5)", 30_000, "a click's step")
     assert json.loads(json.dumps(frame.evaluate("ikDemo.state().steps")))["index"] == 5
+
+
+def test_the_walkthrough_loads_its_traces_as_they_are_scrolled_to(demo, site_server):
+    demo.page.set_viewport_size({"width": 1100, "height": 700})
+    page = demo.open(site_server + "embed-example.html")
+    ids = ("anatomy-fabrik", "anatomy-ccd", "anatomy-dls")
+    # Far below the window: no address yet, so no runtime loads for them.
+    assert page.evaluate("(ids) => ids.map((id) => document.getElementById(id).getAttribute('src'))", ids) == \
+        [None, None, None]
+    assert page.evaluate("(ids) => ids.every((id) => document.getElementById(id).loading === 'lazy')", ids)
+    page.locator("#anatomy-ccd").scroll_into_view_if_needed()
+    # One frame loads at a time, in the page's order: the FABRIK frame first, the CCD frame once it is ready.
+    demo.wait_until("document.getElementById('anatomy-fabrik').getAttribute('src') !== null", 10_000,
+                    "the FABRIK frame")
+    assert page.evaluate("document.getElementById('anatomy-dls').getAttribute('src')") is None
+    # Each demo's runtime loads on the page's own thread (the frames share its origin): the page answers again
+    # once they are up.
+    demo.wait_until("(() => { const f = document.getElementById('anatomy-ccd').contentWindow;"
+                    " return f?.ikDemo && f.document.documentElement.dataset.state === 'ready'; })()", 300_000,
+                    "the CCD frame to load")
+    frame = page.query_selector("#anatomy-ccd").content_frame()
+    steps = frame.evaluate("ikDemo.state().steps")
+    scene = make_scene("steps")
+    scene.set_params(planar=True, method="ccd")
+    scene.set_target("target", (1.3, 0.6, 0.0))
+    scene.set_params(step=1)
+    # The text's claim: the first sweep turns the tip joint most and the root least (CCD's tip bias).
+    first = [s for s in scene.trace.steps if s.iteration == 1 and s.phase == "rotate"]
+    angles = [s.detail["angle_deg"] for s in first]
+    assert [s.joint for s in first] == [3, 2, 1, 0] and angles == sorted(angles, reverse=True)
+    assert angles[0] > 80 and angles[-1] < 7
+    assert rounded(steps) == rounded({k: scene.state()["steps"][k] for k in steps})
+    assert frame.evaluate("document.documentElement.dataset.embed") == "1"
