@@ -21,7 +21,8 @@ from . import rotation as rot
 
 
 class Frames:
-    """A chain's pose: local rotations, world rotations and points.
+    """A chain's pose: local rotations, world rotations and points. Read only: solvers share them
+    (a cold solve starts from the chain's one rest pose), and copy what they change.
 
     Attributes
     ----------
@@ -33,17 +34,38 @@ class Frames:
         The ``N + 1`` points.
     """
 
-    __slots__ = ("rotations", "worlds", "points")
+    __slots__ = ("rotations", "worlds", "points", "_directions", "_columns")
 
     def __init__(self, rotations, worlds, points):
         self.rotations = rotations
         self.worlds = worlds
         self.points = points
+        self._directions = self._columns = None
 
     @property
     def effector(self):
         """The last point."""
         return self.points[-1]
+
+    @property
+    def directions(self):
+        """The bones' unit directions, ``(p_{i+1} - p_i) / |p_{i+1} - p_i|``, worked out at the
+        first call (a pose solves start from, such as the rest pose, is read many times)."""
+        if self._directions is None:
+            out = []
+            for (ax, ay, az), (bx, by, bz) in zip(self.points, self.points[1:]):
+                dx, dy, dz = bx - ax, by - ay, bz - az
+                n = sqrt(dx * dx + dy * dy + dz * dz)
+                out.append((dx / n, dy / n, dz / n))
+            self._directions = out
+        return self._directions
+
+    @property
+    def columns(self):
+        """The points by coordinate, ``(xs, ys, zs)`` tuples, worked out at the first call."""
+        if self._columns is None:
+            self._columns = tuple(zip(*self.points))
+        return self._columns
 
     def __repr__(self):
         return f"Frames(effector={self.points[-1]!r})"
@@ -158,20 +180,39 @@ def along(chain, reference, points):
     shortest arc, so that the reference's twist about the bone is kept: ``(rotations, worlds)``.
 
     ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
-    reference and in ``points`` and ``S_i`` its reference world rotation; then
-    ``q_i = R_{i-1}^* R_i``. For a chain without limits ``points`` are these
-    rotations' forward kinematics, to rounding.
+    reference and in ``points`` and ``S_i`` its reference world rotation (the
+    identity all along a free chain's rest pose); then ``q_i = R_{i-1}^* R_i``.
+    For a chain without limits ``points`` are these rotations' forward
+    kinematics, to rounding.
+
+    With ``D`` the bone in ``points`` (``|D| = L``), ``(L + s.D, s x D)`` is the
+    arc scaled by ``sqrt(2 L (L + s.D))``: normalised by its computed norm, every
+    rotation is unit to rounding. Within a hundredth of a half turn :func:`arc`
+    takes over.
     """
     rotations, worlds = [], []
-    pw, px, py, pz = 1.0, 0.0, 0.0, 0.0
-    ref = reference.points
-    for i, (length, world) in enumerate(zip(chain.lengths, reference.worlds)):
-        a, b = points[i], points[i + 1]
-        c, d = ref[i], ref[i + 1]
-        k = 1.0 / length
-        turn_ = arc(((d[0] - c[0]) * k, (d[1] - c[1]) * k, (d[2] - c[2]) * k),
-                    ((b[0] - a[0]) * k, (b[1] - a[1]) * k, (b[2] - a[2]) * k))
-        rw, rx, ry, rz = compose(turn_, world)
+    pw, px, py, pz = rot.IDENTITY
+    x0, y0, z0 = points[0]
+    for (x1, y1, z1), length, (sx, sy, sz), S in zip(points[1:], chain.lengths, reference.directions,
+                                                     reference.worlds):
+        Dx, Dy, Dz = x1 - x0, y1 - y0, z1 - z0
+        x0, y0, z0 = x1, y1, z1
+        e = length + sx * Dx + sy * Dy + sz * Dz
+        if e > 0.01 * length:
+            w, x, y, z = e, sy * Dz - sz * Dy, sz * Dx - sx * Dz, sx * Dy - sy * Dx
+            n = sqrt(w * w + x * x + y * y + z * z)
+            w, x, y, z = w / n, x / n, y / n, z / n
+        else:
+            w, x, y, z = arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
+        if S == rot.IDENTITY:
+            rw, rx, ry, rz = w, x, y, z
+        else:
+            # R_i = arc S_i
+            Sw, Sx, Sy, Sz = S
+            rw, rx, ry, rz = (w * Sw - x * Sx - y * Sy - z * Sz,
+                              w * Sx + x * Sw + y * Sz - z * Sy,
+                              w * Sy - x * Sz + y * Sw + z * Sx,
+                              w * Sz + x * Sy - y * Sx + z * Sw)
         worlds.append((rw, rx, ry, rz))
         # q_i = R_{i-1}^* R_i
         rotations.append((pw * rw + px * rx + py * ry + pz * rz,
@@ -182,16 +223,24 @@ def along(chain, reference, points):
     return rotations, worlds
 
 
-def placed(chain, reference, points):
+def placed(chain, reference, points, directions=None):
     """The :class:`Frames` of the pose whose points are ``points`` (with the chain's bone lengths):
     :func:`along`'s rotations, turned from ``reference``'s by the shortest arcs, then the limits.
 
     Where the limits leave every rotation as it is (a chain without limits, or
     bends that keep within their cones), the points stand as the rotations'
     forward kinematics, which they are to rounding; otherwise the limited
-    rotations are settled (:func:`settle`).
+    rotations are settled (:func:`settle`). ``directions``: the points' unit
+    bone directions, which the caller found to keep every joint inside its
+    limits (FABRIK's cone chains: :meth:`~ikcore.solvers.fabrik.points.Cones.within`):
+    the clamps need not be asked, and the pose keeps them (the next solve from
+    it reads them).
     """
     rotations, worlds = along(chain, reference, points)
+    if directions is not None or chain.plan.free:
+        frames = Frames(rotations, worlds, points)
+        frames._directions = directions
+        return frames
     for q, clamp, bone in zip(rotations, chain.plan.clamps, chain.directions):
         if clamp is not None and clamp(q, bone) is not q:
             return settle(chain, rotations)

@@ -12,7 +12,7 @@ fails, so that a faulty joint gives an :class:`~ikcore.IKError`, never a NaN
 that a loop would chase forever.
 """
 
-from math import copysign, isfinite, pi, sqrt
+from math import atan2, copysign, isfinite, pi, sqrt
 
 from . import rotation as rot
 from .constraints import BallSocket, Hinge
@@ -109,6 +109,14 @@ class Joint:
         return preferred + 0.5 * (low + high)
 
 
+def hinge_angle(joint, q):
+    """A hinge's angle in ``q`` (``joint`` a :class:`Joint` of kind hinge): ``2 atan2(v . a, w)``,
+    as the number in its range or just past the end it lies beyond
+    (:meth:`~ikcore.constraints.AngleRange.nearest_turn`)."""
+    ax, ay, az = joint.axis
+    return joint.range.nearest_turn(2.0 * atan2(q[1] * ax + q[2] * ay + q[3] * az, q[0]))
+
+
 def checked_clamp(constraint, index):
     """``constraint.clamp`` for a user's constraint, checked: a unit quaternion back, or an
     :class:`~ikcore.IKError` naming joint ``index``."""
@@ -146,9 +154,11 @@ class Plan:
         The common axis when every joint is a hinge about one axis and every
         rest bone lies across it: every pose then lies in the plane through
         the root normal to it.
+    rest : Frames
+        The rest pose, settled.
     """
 
-    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_layouts")
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts")
 
     def __init__(self, chain):
         self.chain = chain
@@ -157,7 +167,27 @@ class Plan:
         self.free = all(j.kind == FREE for j in self.joints)
         self.hinges = all(j.kind == HINGE for j in self.joints)
         self.plane = _plane(self.joints, chain.directions) if self.hinges else None
+        self._rest = None
+        self._defaults = {}
         self._layouts = {}
+
+    @property
+    def rest(self):
+        """The rest pose (every joint at the identity, then within its limits), settled once: where
+        every cold solve starts (:func:`ikcore.kinematics.rest`)."""
+        if self._rest is None:
+            from .kinematics import rest
+            self._rest = rest(self.chain)
+        return self._rest
+
+    def default_settings(self, method):
+        """The checked :class:`~ikcore.problem.Settings` of ``method`` with its defaults for this
+        chain, made at the first request and kept (an unknown method is refused every time)."""
+        found = self._defaults.get(method)
+        if found is None:
+            from .problem import make_settings
+            found = self._defaults[method] = make_settings(self.chain, method)
+        return found
 
     def clamp(self, rotations):
         """``rotations`` with each joint's limits applied."""

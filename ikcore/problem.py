@@ -93,6 +93,22 @@ class Problem:
         self.options = settings.options
         self.secondary = settings.secondary
 
+    @property
+    def nearest(self):
+        """For a position target outside the shell ``min_reach <= |p - root| <= reach`` that the
+        chain without limits sweeps, the shell's point nearest it (on the line from the root to the
+        target); else ``None``. Limits only shrink the shell, so an effector there is the best any
+        pose can do."""
+        chain = self.chain
+        d = chain.distance_to(self.target)
+        if self.orientation is not None or chain.min_reach <= d <= chain.reach:
+            return None
+        root = chain.points[0]
+        r = chain.reach if d > chain.reach else chain.min_reach
+        if d == 0.0:
+            return None  # every point at min_reach is as near: no one of them to aim at
+        return tuple(a + (t - a) * (r / d) for a, t in zip(root, self.target))
+
     def error(self, frames):
         """The effector's distance to the target in ``frames``."""
         return math.dist(frames.points[-1], self.target)
@@ -179,9 +195,23 @@ def read_options(method, given, spec):
 
 def check_settings(chain, method, *, tolerance=None, max_iterations=None, orientation_tolerance=None,
                    secondary=None, **options):
-    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`."""
+    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`.
+
+    A method's defaults, the commonest request, are checked once per chain and
+    kept on its plan (:meth:`ikcore.plan.Plan.default_settings`).
+    """
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
+    if (type(method) is str and tolerance is None and max_iterations is None and orientation_tolerance is None
+            and secondary is None and not options):
+        return chain.plan.default_settings(method)
+    return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+
+
+def make_settings(chain, method, tolerance=None, max_iterations=None, orientation_tolerance=None, secondary=None,
+                  options=None):
+    """:func:`check_settings` for a checked ``chain``: every argument checked here."""
+    options = options or {}
     module = method_module(method)
     tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
     max_iterations = check_int_range(module.MAX_ITERATIONS if max_iterations is None else max_iterations,
@@ -229,7 +259,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
                           f"jacobian_transpose, pseudo_inverse, dls, fabrik_dls")
         pole = check_target(chain, pole, "pole")
     if start is None:
-        start = kinematics.rest(chain)
+        start = chain.plan.rest
     elif not isinstance(start, kinematics.Frames):
         from .checks import check_rotations
         start = kinematics.settle(chain, check_rotations(start, chain.size, "start"))

@@ -43,7 +43,6 @@ from . import captions
 from . import rotation as rot
 from .kinematics import frames, turn
 from .plan import HINGE
-from .solvers.jacobian import MAX_STEP
 from .vectors import add, cross, dot, norm, scale, sub, unit
 
 #: Poses whose points lie within this fraction of the reach of one another are the same pose.
@@ -159,17 +158,13 @@ class Recorder:
                       {"moved": i + 1, "toward": i, "length": self.chain.lengths[i], "turned_deg": turned,
                        "anchor": anchor})
 
-    def jacobian(self, iteration, before, after, owners, axes, dtheta, scale_, damping, alpha, secondary,
-                 hand=None):
+    def jacobian(self, iteration, before, after, turns, scale_, max_step, damping, alpha, secondary, hand=None):
         points = before.points
-        size = len(points) - 1
-        turns = [(0.0, 0.0, 0.0)] * size
-        for j, a, d in zip(owners, axes, dtheta):
-            turns[j] = add(turns[j], scale(a, d))
-        # As the step turned the joints: each by its columns' angles, the largest capped at MAX_STEP.
+        # Each joint's world turn (None: none), as the step turned the joints: the largest capped at max_step.
+        turns = [(0.0, 0.0, 0.0) if w is None else w for w in turns]
         biggest = max(norm(w) for w in turns)
-        capped = biggest > MAX_STEP
-        k = scale_ * (MAX_STEP / biggest if capped else 1.0)
+        capped = biggest > max_step
+        k = scale_ * (max_step / biggest if capped else 1.0)
         end = points[-1]
         directions, columns, deltas, turned = [], [], [], []
         for j, w in enumerate(turns):

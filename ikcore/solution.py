@@ -42,16 +42,17 @@ class Solution:
     method : str
     frames : Frames
         The pose in the chain's own frame: rotations, world rotations and points
-        (:class:`ikcore.kinematics.Frames`); a warm start takes it as it is.
+        (:class:`ikcore.kinematics.Frames`); a warm start takes it as it is. Read
+        only: it may be shared (the chain's rest pose, where a solve returns it).
     """
 
-    __slots__ = ("frames", "placement", "_positions", "status", "iterations", "error", "orientation_error", "errors",
-                 "method")
+    __slots__ = ("frames", "placement", "_positions", "_rotations", "status", "iterations", "error",
+                 "orientation_error", "errors", "method")
 
     def __init__(self, frames, status, iterations, error, orientation_error, errors, method, placement=None):
         self.frames = frames
         self.placement = placement
-        self._positions = None
+        self._positions = self._rotations = None
         self.status = status
         self.iterations = iterations
         self.error = error
@@ -61,8 +62,11 @@ class Solution:
 
     @property
     def rotations(self):
-        """The local rotations (see the class docstring)."""
-        return self.frames.rotations
+        """The local rotations (see the class docstring): a list of the Solution's own (``frames``
+        may be shared, the chain's rest pose for one)."""
+        if self._rotations is None:
+            self._rotations = list(self.frames.rotations)
+        return self._rotations
 
     @property
     def positions(self):
@@ -75,7 +79,7 @@ class Solution:
         """
         if self._positions is None:
             points = self.frames.points
-            self._positions = points if self.placement is None else transform_points(points, *self.placement)
+            self._positions = list(points) if self.placement is None else transform_points(points, *self.placement)
         return self._positions
 
     @property

@@ -4,7 +4,7 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, steps
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, steps
     layout = scene.layout()               # once: counts, offsets, static descriptions (again when
                                           # its "revision" changes: the steps scene's chain)
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
@@ -51,11 +51,14 @@ turns the chains' records into the world in place:
 ``targets`` ``[x, y, z, qw, qx, qy, qz, radius]``: in the order of
             ``layout()["targets"]`` (which says which are draggable and which
             carry an orientation; identity otherwise).
-``chains``  ``[status, error, iterations, ms]``: ``status`` indexes
+``chains``  ``[status, error, iterations, ms, *measures]``: ``status`` indexes
             ``layout()["statuses"]`` (-1 before the first solve); ``ms`` is the
             Python time of that chain when last timed: its solve and what the
             scene did for it since the chain before (a spider leg's aim). Chains
             are timed every ``Scene.timed_every`` frames (see :meth:`Scene.step`).
+            Then the scene's own measures of each chain, named by
+            ``layout()["chain_measures"]`` (the robot's clearance from its
+            obstacle and its smallest joint-limit margin; none elsewhere).
 ``frames``  ``[x, y, z, qw, qx, qy, qz]``: per chain, the world pose of the
             frame its bone and joint records are written in.
 
@@ -224,6 +227,9 @@ class Scene:
     #: Counts the changes of the layout: a scene whose parameters change its chains (the steps scene's)
     #: makes a new layout, and the page a new buffer and view for it (see :meth:`layout`).
     revision = 0
+    #: Names of the scene's own measures of each chain, written after each chain's record and given in
+    #: :meth:`state` (see :meth:`measures`).
+    chain_measures = ()
 
     def __init__(self):
         self.time = 0.0
@@ -475,12 +481,14 @@ class Scene:
         sections = {}
         offset = 0
         for key, count, stride in (("bones", bones, STRIDE), ("joints", joint, STRIDE),
-                                   ("targets", targets, STRIDE), ("chains", len(self.limbs), CHAIN_STRIDE),
+                                   ("targets", targets, STRIDE),
+                                   ("chains", len(self.limbs), CHAIN_STRIDE + len(self.chain_measures)),
                                    ("frames", len(self.limbs), FRAME_STRIDE)):
             sections[key] = {"offset": offset, "count": count, "stride": stride}
             offset += count * stride
-        return {"scene": self.name, "revision": self.revision, "size": offset, "sections": sections, "kinds": dict(KINDS),
-                "statuses": list(STATUS_CODES), "chains": chains,
+        return {"scene": self.name, "revision": self.revision, "size": offset, "sections": sections,
+                "kinds": dict(KINDS), "statuses": list(STATUS_CODES), "chains": chains,
+                "chain_measures": list(self.chain_measures),
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
                              "radius": t.radius, "scripted": self.scripted(t)} for t in self.targets.values()],
                 "methods": list(self.methods), "params": self.get_params(), "param_specs": self.param_specs(),
@@ -531,6 +539,8 @@ class Scene:
         for limb in self.limbs:
             status, error, iterations = self.report(limb)
             put((_CODE.get(status, -1.0), error or 0.0, iterations, limb.ms))
+            if self.chain_measures:
+                put(self.measures(limb))
         flat = []
         for p, q, radius, kind in extras:
             flat += p
@@ -539,13 +549,19 @@ class Scene:
             flat.append(kind)
         writer = self._writer
         if writer is None or writer.extra_count != len(extras):
-            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras))
+            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras),
+                                           CHAIN_STRIDE + len(self.chain_measures))
         writer.write(buf, flat, results)
         return writer.size
 
     def report(self, limb):
         """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
         return limb.result
+
+    def measures(self, limb):
+        """The scene's own measures of ``limb`` now, finite floats in the order of
+        :attr:`chain_measures`."""
+        return ()
 
     def state(self):
         """A JSON-ready summary: scene, method, frame, time, params and per chain its result."""
@@ -556,7 +572,7 @@ class Scene:
             chains.append({"name": limb.name, "status": status, "error": error, "iterations": iterations,
                            "effector": list(limb.bound.effector()),
                            "target": None if target is None else list(target),
-                           "ms": limb.ms})
+                           "ms": limb.ms, **dict(zip(self.chain_measures, self.measures(limb)))})
         out = {"scene": self.name, "revision": self.revision, "method": self.params["method"], "frame": self.frame,
                "time": self.time,
                "params": self.get_params(), "chains": chains,
@@ -623,7 +639,7 @@ def _factory(module, cls):
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
-          "steps": _factory("steps", "StepsScene")}
+          "robot": _factory("robot", "RobotScene"), "steps": _factory("steps", "StepsScene")}
 
 
 def make_scene(name, **options):

@@ -101,8 +101,8 @@ class Sweeps(Search):
                              for i, j in enumerate(joints)]
         frames = problem.start
         toward, target = problem.pole, problem.target
-        if degenerate.straight(frames.points, chain.reach, None if toward is not None else target) and (
-                toward is not None or degenerate.straight(frames.points, chain.reach, target)):
+        # Straight, with the target on its line or a pole to turn toward: curl it first.
+        if degenerate.straight(chain, frames, None if toward is not None else target):
             frames = settle(chain, degenerate.bend(chain, frames, toward, target))
             if steps is not None:
                 steps.setup(frames.points, "bend")

@@ -18,23 +18,51 @@ from ..vectors import across, cross, dot, norm, sub, unit
 COLLINEAR = 1e-6
 
 
-def straight(points, size, target=None):
-    """Whether every point (and ``target``) lies within ``COLLINEAR x size`` of one line.
+def straight(chain, frames, target=None):
+    """Whether every point of ``frames`` (and ``target``, when given) lies within ``COLLINEAR x
+    reach`` of one line.
 
     The line runs through the first point and the last, or the farthest one
-    when the last sits on the first. The target is tested first: a chain that
-    is straight but aims off its target is told at once.
+    when the last sits on the first; when every point sits on the first, any
+    target is on a line with them. The target is tested first: a chain that is
+    straight but aims off its target is told at once. A cold solve's start, the
+    rest pose, has its line worked out once per chain.
     """
+    if frames is chain.plan.rest:
+        line = chain.plan.layout(_rest_line)
+    else:
+        line = _line(frames.points, chain.reach, target)
+    if line is None or target is None or line[1] is None:
+        return line is not None
+    return _off_line(target, line) <= COLLINEAR * chain.reach
+
+
+def _line(points, size, target=None):
+    """``(first point, unit direction)`` of the line every point (and ``target``) lies on (the
+    direction ``None`` when every point sits on the first), or ``None`` when they leave every line."""
     eps = COLLINEAR * size
     first = points[0]
-    candidates = points if target is None else [target, *points]
     far = points[-1]
     if math.dist(far, first) <= eps:
-        far = max(candidates, key=lambda p: math.dist(p, first))
+        far = max(points, key=lambda p: math.dist(p, first))
         if math.dist(far, first) <= eps:
-            return True
-    line = unit(sub(far, first))
-    return all(norm(across(sub(p, first), line)) <= eps for p in candidates)
+            return first, None
+    line = first, unit(sub(far, first))
+    if target is not None and _off_line(target, line) > eps:
+        return None
+    return line if all(_off_line(p, line) <= eps for p in points) else None
+
+
+def _off_line(p, line):
+    """``p``'s distance from the line through ``a`` along unit ``u``: ``|d - (d.u) u|``, ``d = p - a``."""
+    (ax, ay, az), (ux, uy, uz) = line
+    dx, dy, dz = p[0] - ax, p[1] - ay, p[2] - az
+    t = dx * ux + dy * uy + dz * uz
+    return math.hypot(dx - t * ux, dy - t * uy, dz - t * uz)
+
+
+def _rest_line(chain):
+    return _line(chain.plan.rest.points, chain.reach)
 
 
 def arc_angle(count, ratio):

@@ -136,10 +136,10 @@ def test_a_pole_swivel_and_a_bend_are_setup_steps():
 
 
 def test_a_stalled_solve_returns_its_best_pose_and_says_from_which_iteration():
-    # A hinge chain that cannot reach the target within its limits: the Jacobian transpose stalls and
+    # A hinge chain that cannot reach the target within its limits: damped least squares stalls and
     # restarts, and ends on its best pose, which an earlier step holds.
     chain = ikcore.Chain(ARM, [ikcore.Hinge((0, 0, 1), -30, 30)] * 4)
-    traced = ikcore.trace(chain, (2.0, 1.0, 0.0), method="jacobian_transpose", max_iterations=120)
+    traced = ikcore.trace(chain, (2.0, 1.0, 0.0), method="dls", max_iterations=120)
     result = traced.steps[-1]
     assert traced.solution.status == "stalled"
     assert any(s.phase == "setup" and s.detail["what"] == "restart" for s in traced.steps)

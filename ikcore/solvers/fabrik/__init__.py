@@ -53,6 +53,8 @@ starts turned toward it (the passes keep the side they start on), and keeps
 the final turn only where its limits let the effector stay as near.
 """
 
+from math import dist
+
 from ...checks import check_int_range
 from ...kinematics import Frames, placed, settle
 from ...problem import Outcome
@@ -111,14 +113,16 @@ class PointSearch(Search):
     def __init__(self, problem, steps):
         self.problem = problem
         self.chain = chain = problem.chain
+        self.target, self.lengths, self.root = problem.target, chain.lengths, chain.points[0]
         self.cones = _cones(chain)
         self.steps = steps
         self.reference = problem.start
-        self._take(problem.start.points)
+        self._take(problem.start.columns)
 
-    def _take(self, points):
-        self.xs, self.ys, self.zs = (list(c) for c in zip(*points))
-        self.error = self.problem.error_of(points[-1])
+    def _take(self, columns):
+        """Start the passes from points given by coordinate, ``(xs, ys, zs)``."""
+        self.xs, self.ys, self.zs = map(list, columns)
+        self._measure()
 
     def reach_out(self):
         chain, target = self.chain, self.problem.target
@@ -135,55 +139,53 @@ class PointSearch(Search):
         """Leave a straight start (the passes would keep it straight); a limited chain also starts
         turned toward the pole ``toward``."""
         chain, target = self.chain, self.problem.target
-        points = self.reference.points
-        if degenerate.straight(points, chain.reach, None if toward is not None else target):
-            if toward is not None or degenerate.straight(points, chain.reach, target):
-                self.reference = settle(chain, degenerate.bend(chain, self.reference, toward, target))
-                self._take(self.reference.points)
-                if self.steps is not None:
-                    self.steps.setup(self.reference.points, "bend")
+        if degenerate.straight(chain, self.reference, None if toward is not None else target):
+            # On the target's line, or a pole to turn toward: curl it first.
+            self.reference = settle(chain, degenerate.bend(chain, self.reference, toward, target))
+            self._take(self.reference.columns)
+            if self.steps is not None:
+                self.steps.setup(self.reference.points, "bend")
         elif toward is not None and self.cones is not None:
-            self._take(pole.swivel(points, toward, chain.reach))
+            self._take(zip(*pole.swivel(self.reference.points, toward, chain.reach)))
             self.cones.forward(self.xs, self.ys, self.zs)
             self._measure()
             if self.steps is not None:
                 self.steps.setup(list(zip(self.xs, self.ys, self.zs)), "turn")
 
     def _measure(self):
-        t = self.problem.target
-        self.error = ((self.xs[-1] - t[0]) ** 2 + (self.ys[-1] - t[1]) ** 2 + (self.zs[-1] - t[2]) ** 2) ** 0.5
+        self.error = dist((self.xs[-1], self.ys[-1], self.zs[-1]), self.target)
 
     def step(self, iteration):
-        xs, ys, zs = self.xs, self.ys, self.zs
-        steps = self.steps
+        xs, ys, zs, target, steps = self.xs, self.ys, self.zs, self.target, self.steps
         before = None if steps is None else list(zip(xs, ys, zs))
         if self.cones is None:
-            backward(xs, ys, zs, self.chain.lengths, self.problem.target)
+            backward(xs, ys, zs, self.lengths, target)
         else:
-            self.cones.backward(xs, ys, zs, self.problem.target)
+            self.cones.backward(xs, ys, zs, target)
         if steps is not None:
             middle = list(zip(xs, ys, zs))
             steps.backward(iteration, before, middle)
         if self.cones is None:
-            forward(xs, ys, zs, self.chain.lengths, self.chain.points[0])
+            effector = forward(xs, ys, zs, self.lengths, self.root)
         else:
-            self.cones.forward(xs, ys, zs)
+            effector = self.cones.forward(xs, ys, zs)
         if steps is not None:
             steps.forward(iteration, middle, list(zip(xs, ys, zs)))
-        self._measure()
+        self.error = dist(effector, target)
 
     def keep(self):
-        return self.reference, list(zip(self.xs, self.ys, self.zs))
+        return self.reference, self.xs[:], self.ys[:], self.zs[:]
 
     def settle(self, kept):
         if kept is None:
             return self.problem.start
-        reference, points = kept
-        return placed(self.chain, reference, points)
+        reference, xs, ys, zs = kept
+        directions = None if self.cones is None else self.cones.within(xs, ys, zs)
+        return placed(self.chain, reference, list(zip(xs, ys, zs)), directions)
 
     def restart(self, kept, rng):
         self.reference = restart_frames(self.problem, self.settle(kept), rng, KICK)
-        self._take(self.reference.points)
+        self._take(self.reference.columns)
         if self.steps is not None:
             self.steps.setup(self.reference.points, "restart")
         return True
@@ -238,11 +240,10 @@ class FramedSearch(Search):
     def prepare(self, toward):
         chain, target = self.chain, self.problem.target
         frames = self.problem.start
-        if degenerate.straight(frames.points, chain.reach, None if toward is not None else target):
-            if toward is not None or degenerate.straight(frames.points, chain.reach, target):
-                self._take(settle(chain, degenerate.bend(chain, frames, toward, target)))
-                if self.steps is not None:
-                    self.steps.setup(list(self.state[2]), "bend")
+        if degenerate.straight(chain, frames, None if toward is not None else target):
+            self._take(settle(chain, degenerate.bend(chain, frames, toward, target)))
+            if self.steps is not None:
+                self.steps.setup(list(self.state[2]), "bend")
         elif toward is not None:
             self._take(self.reposed(chain, frames, pole.swivel(frames.points, toward, chain.reach,
                                                               chain.plan.plane is not None)))

@@ -210,9 +210,10 @@ def triangle(l1, l2, d):
     vanishes: at full stretch the chain comes out exactly straight, where ``acos`` of the cosine
     would turn its last bit of rounding into ``1e-8`` radians.
     """
+    # (d -+ short vanish exactly at the folds, long - d at full stretch: d is clamped to those very floats.)
     long, short = l1 + l2, l1 - l2
     gamma = 2.0 * math.atan2(math.sqrt(max(0.0, (long - d) * (long + d))),
                              math.sqrt(max(0.0, (d - short) * (d + short))))
-    alpha = 2.0 * math.atan2(math.sqrt(max(0.0, (l2 - l1 + d) * (long - d))),
-                             math.sqrt(max(0.0, (l1 + d - l2) * (long + d)))) if d > 0.0 else 0.0
+    alpha = 2.0 * math.atan2(math.sqrt(max(0.0, (d - short) * (long - d))),
+                             math.sqrt(max(0.0, (d + short) * (long + d)))) if d > 0.0 else 0.0
     return alpha, gamma
