@@ -180,7 +180,11 @@ def test_the_walkthrough_loads_its_traces_as_they_are_scrolled_to(demo, site_ser
     assert page.evaluate("(ids) => ids.map((id) => document.getElementById(id).getAttribute('src'))", ids) == \
         [None, None, None]
     assert page.evaluate("(ids) => ids.every((id) => document.getElementById(id).loading === 'lazy')", ids)
-    page.locator("#anatomy-ccd").scroll_into_view_if_needed()
+    # The page's two frames at the top load first (on the page's thread: it answers slowly meanwhile).
+    demo.wait_until("['arm-demo', 'tentacles-demo'].every((id) => ['ready', 'failed'].includes("
+                    "document.getElementById(id).contentDocument?.documentElement.dataset.state))", 300_000,
+                    "the frames at the top")
+    page.evaluate("document.getElementById('anatomy-ccd').scrollIntoView()")
     # One frame loads at a time, in the page's order: the FABRIK frame first, the CCD frame once it is ready.
     demo.wait_until("document.getElementById('anatomy-fabrik').getAttribute('src') !== null", 10_000,
                     "the FABRIK frame")
