@@ -61,8 +61,10 @@ def polish(search, frames, budget):
 
     taken, scale = 0, 1.0
     while cost > 0.0 and taken < budget and scale > MIN_SCALE:
+        search.iteration += 1
         step = search.attempt(descent(objectives, chain, met), keep, scale, MAX_TURN, TRIES)
         if step is None:
+            search.iteration -= 1
             break
         taken += 1
         search.take(step[0], step[1])
@@ -90,8 +92,10 @@ def back_to_target(search, budget):
     taken = 0
     while not problem.met(search.frames) and taken < min(budget, RETURNS):
         F = search.F
+        search.iteration += 1
         step = search.attempt(None, lambda new, e: sum(v * v for v in e) < F)
         if step is None:
+            search.iteration -= 1
             break
         taken += 1
         search.take(step[0], step[1])

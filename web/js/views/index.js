@@ -6,5 +6,6 @@ import "./tentacles.js";
 import "./spider.js";
 import "./race.js";
 import "./robot.js";
+import "./steps.js";
 
 export { viewFor } from "./registry.js";
