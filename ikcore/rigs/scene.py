@@ -4,7 +4,7 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, crowd
     layout = scene.layout()               # once: counts, offsets, static descriptions
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
     every frame:
@@ -602,7 +602,11 @@ def _factory(module, cls):
 
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
-          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene")}
+          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
+          "crowd": _factory("crowd", "CrowdScene")}
+#: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
+#: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
+CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")
 
 
 def make_scene(name, **options):
