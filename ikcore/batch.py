@@ -11,7 +11,7 @@ with ikcore), lists without it.
 from .checks import check_rotations
 from .errors import IKError
 from .kinematics import settle
-from .problem import check_request, check_settings, check_target
+from .problem import FARTHEST, check_request, check_settings, check_target
 from .solution import CONVERGED, STATUSES, verdict
 from .solvers.two_bone.planar import Legs, planar_leg
 
@@ -110,8 +110,7 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
         For every invalid input, naming it (``targets[k]``, ``starts[k]``, ``poles[k]``, ...).
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations, **options)
-    targets = _list_of(targets, "targets", "a sequence of (x, y, z) points")
-    targets = [check_target(chain, t, f"targets[{k}]") for k, t in enumerate(targets)]
+    targets = _checked_targets(chain, targets)
     count = len(targets)
     poles = _poles(chain, poles, count)
     if starts is None:
@@ -131,6 +130,21 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
                      settings)
 
 
+def _checked_targets(chain, targets):
+    """``targets`` as checked ``(x, y, z)`` tuples. An array ``(K, 3)`` of numbers is checked whole
+    (finite, within reach of the root as :func:`~ikcore.problem.check_target` asks); a row it
+    refuses, and anything else, goes through the check of each point, which names it."""
+    if load_numpy() is not None and isinstance(targets, np.ndarray) and targets.ndim == 2 \
+            and targets.shape[1] == 3 and targets.dtype.kind in "iuf":
+        rows = targets.astype(float)
+        with np.errstate(over="ignore", invalid="ignore"):
+            near = np.hypot.reduce(rows - chain.points[0], axis=1) <= FARTHEST
+        if near.all():
+            return list(map(tuple, rows.tolist()))
+    targets = _list_of(targets, "targets", "a sequence of (x, y, z) points")
+    return [check_target(chain, t, f"targets[{k}]") for k, t in enumerate(targets)]
+
+
 def _poles(chain, poles, count):
     """``poles`` as one checked pole (or ``None``) per copy."""
     if poles is None:
@@ -144,26 +158,42 @@ def _poles(chain, poles, count):
 
 
 def _planar_legs(leg, settings, targets, poles, starts):
-    """The batch of planar legs, all at once (:meth:`~ikcore.solvers.two_bone.planar.PlanarLeg.solve`)."""
+    """The batch of planar legs, all at once (:meth:`~ikcore.solvers.two_bone.planar.PlanarLeg.solve`),
+    on the targets and poles by coordinate; the poses come back as arrays made at once with numpy."""
     chain, count = settings.chain, len(targets)
     hip, knee = (j.constraint for j in chain.plan.joints)
-    t0s, t1s = [0.0] * count, [0.0] * count
-    for k, start in enumerate(starts):
-        if start is not None:
-            t0s[k], t1s[k] = hip.angle(start.rotations[0]), knee.angle(start.rotations[1])
-        else:
-            t0s[k], t1s[k] = hip.range.clamp(0.0), knee.range.clamp(0.0)
+    rest = (hip.range.clamp(0.0), knee.range.clamp(0.0))
+    t0s = [rest[0] if s is None else hip.angle(s.rotations[0]) for s in starts]
+    t1s = [rest[1] if s is None else knee.angle(s.rotations[1]) for s in starts]
     out = Legs(count)
-    flat_poles = None if poles[0] is None else tuple(list(c) for c in zip(*poles))
+    flat_poles = None if poles[0] is None else _columns(poles)
     if count:
-        leg.solve(count, tuple(list(c) for c in zip(*targets)), flat_poles, (t0s, t1s), settings.tolerance, out)
-    rows = []
-    for k in range(count):
-        knee_point = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
-        tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
-        frames = leg.frames(t0s[k], t1s[k], knee_point, tip)
-        rows.append((frames.points, frames.rotations, STATUSES[out.status[k]], 1, out.errors[k]))
-    return _gathered(chain, rows, settings)
+        leg.solve(count, _columns(targets), flat_poles, (t0s, t1s), settings.tolerance, out)
+    status = [STATUSES[code] for code in out.status]
+    if load_numpy() is None:
+        rows = []
+        for k in range(count):
+            knee_point = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
+            tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
+            frames = leg.frames(t0s[k], t1s[k], knee_point, tip)
+            rows.append((frames.points, frames.rotations, status[k], 1, out.errors[k]))
+        return _gathered(chain, rows, settings)
+    # Each joint's rotation about the common axis a by its angle t: (cos(t/2), a sin(t/2)).
+    points = np.empty((count, 3, 3))
+    points[:, 0] = leg.root
+    points[:, 1] = np.array(out.knees).T
+    points[:, 2] = np.array(out.tips).T
+    half = 0.5 * np.array([t0s, t1s]).T
+    rotations = np.empty((count, 2, 4))
+    rotations[:, :, 0] = np.cos(half)
+    rotations[:, :, 1:] = np.sin(half)[:, :, None] * np.array(leg.axis)
+    return BatchSolution(points, rotations, status, np.ones(count, dtype=int), np.array(out.errors), settings.tolerance,
+                         settings.method)
+
+
+def _columns(points):
+    """Points as three lists by coordinate."""
+    return tuple(list(c) for c in zip(*points)) if points else ([], [], [])
 
 
 def _list_of(value, name, what):

@@ -16,6 +16,12 @@ reference's steps (:mod:`ikcore.solvers.two_bone`) come down to angles:
 - the side nearer the target wins, the knee on the pole's side on a tie; the
   start stays when neither meets the target and both end farther from it.
 
+Most targets a leg can reach are met by the triangle itself, within both
+ranges, on one side or both: :meth:`PlanarLeg._best` tries that first by
+cosines and sines (no angle until the chosen side's), and weighs a clamped side
+only where it could come as near; the angles' steps above are its way for the
+rest.
+
 :meth:`PlanarLeg.solve` runs these steps for many legs of one shape, over flat
 arrays (one float per leg in each): no object per leg, the angles updated in
 place. Its results are the reference's for the same call (tests hold them to
@@ -45,6 +51,14 @@ def _range(joint):
     """A hinge's range as ``(lo, hi, full)`` radians."""
     r = joint.range
     return r.lo, r.hi, r.full
+
+
+def _arc(limits):
+    """A range ``(lo, hi, full)`` as its middle's direction and the cosine of its half width:
+    ``(mx, my, cos_half, full)``."""
+    lo, hi, full = limits
+    mid, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+    return cos(mid), sin(mid), cos(half), full
 
 
 def clamp_angle(a, lo, hi, full):
@@ -87,6 +101,11 @@ class PlanarLeg:
         self.l1, self.l2 = chain.lengths
         self.reach, self.min_reach = chain.reach, chain.min_reach
         self.hip, self.knee = _range(joints[0]), _range(joints[1])
+        self.cos_psi, self.sin_psi = cos(self.psi), sin(self.psi)
+        self.hip_arc, self.knee_arc = _arc(self.hip), _arc(self.knee)
+        # The tip's distance from the root with the knee on either end of its range.
+        self.knee_reaches = tuple(sqrt(max(0.0, self.l1 ** 2 + self.l2 ** 2 + 2.0 * self.l1 * self.l2 * cos(self.psi + a)))
+                                  for a in self.knee[:2])
 
     def _across(self, x, y, z=0.0):
         """:func:`ikcore.rotation.perpendicular` of the vector ``(x, y, z)`` in plane coordinates, in
@@ -128,13 +147,8 @@ class PlanarLeg:
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
             d = sqrt(tx * tx + ty * ty + tz * tz)
             u = (x / d, y / d, z / d) if d > eps else self._start_direction(t0s[k], t1s[k])
-            one, two = self._sides(x, y, z, d, u)
-            if abs(one[0] - two[0]) > tie:
-                best = one if one[0] < two[0] else two
-            else:
-                pole = None if poles is None else (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
-                best = two if self._prefers(two, one, u, pole, t0s[k], t1s[k]) else one
-            error, t0, t1, kx, ky, fx, fy = best
+            pole = None if poles is None else (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
+            error, t0, t1, kx, ky, fx, fy = self._best(x, y, z, d, u, pole, t0s[k], t1s[k], tie)
             if error > tolerance and error > tie:
                 start = self._start(t0s[k], t1s[k], x, y, z)
                 if error > start[0] + tie:
@@ -148,38 +162,114 @@ class PlanarLeg:
             out.status[k] = (CONVERGED if error <= tolerance
                              else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
 
-    def _sides(self, x, y, z, d, u):
-        """Both elbow sides for the target ``(x, y, z)`` at distance ``d`` in the direction ``u``:
-        per side ``(error, t0, t1, kx, ky, fx, fy)``, the angles and the knee's and tip's plane
-        coordinates.
+    def _best(self, x, y, z, d, u, pole, t0, t1, tie):
+        """The reference's pose for the target ``(x, y, z)`` at distance ``d`` in the direction ``u``:
+        ``(error, t0, t1, kx, ky, fx, fy)``, the angles and the knee's and tip's plane coordinates.
 
-        Where both angles fall within their ranges the triangle is met as it is:
-        ``t0 = aim -+ alpha`` and ``t1 = -psi +- gamma``, the tip on the chord. Otherwise
-        the reference's order: the knee's angle clamped, then the hip turns the
-        tip toward ``u`` (none where ``u`` lies along the axis), clamped.
+        The side nearer the target wins, the preferred one (:meth:`_prefers`) on
+        a tie. Each side is first taken as the triangle itself, by cosines and
+        sines: with ``a`` the aim (the target's direction in the plane, at
+        ``rho`` from the root), bone 0 points at ``a`` turned by ``-+alpha`` and the
+        knee's angle is ``-psi +- gamma``. Where both fall within their ranges
+        (``theta`` lies in ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``)
+        the side meets the triangle, the tip on the chord at ``dc``: no pose comes
+        nearer, its error is ``hypot(dc - rho, z)``. The other side, its knee
+        clamped onto ``lo`` or ``hi``, keeps its tip at a fixed distance from the
+        root (the law of cosines), which bounds its error from below; it is
+        worked out (:meth:`_clamped`) only where that bound lets it come as near.
         """
+        rho = hypot(x, y)
+        if rho <= 1e-9 * d or d <= 1e-9 * self.reach:
+            return self._by_angles(x, y, z, d, u, pole, t0, t1, tie)
+        l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
+        dc = min(max(d, abs(short)), long)
+        # The law of cosines in half-angle form (as triangle()): 1 +- cos of each angle as products.
+        p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+        ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+        p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+        cg, sg = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+        ax, ay = x / rho, y / rho
+        cpsi, spsi = self.cos_psi, self.sin_psi
+        hmx, hmy, hcw, hfull = self.hip_arc
+        kmx, kmy, kcw, kfull = self.knee_arc
+        exact = sqrt((dc - rho) ** 2 + z * z)
+        sides = []
+        for sign in (1.0, -1.0):
+            hx, hy = ax * ca + sign * ay * sa, ay * ca - sign * ax * sa
+            kc, ks = cpsi * cg + sign * spsi * sg, sign * cpsi * sg - spsi * cg
+            knee_in = kfull or kc * kmx + ks * kmy >= kcw
+            if knee_in and (hfull or hx * hmx + hy * hmy >= hcw):
+                sides.append((exact, clamp_angle(atan2(hy, hx), *self.hip), clamp_angle(atan2(ks, kc), *self.knee),
+                              l1 * hx, l1 * hy, dc * ax, dc * ay))
+            else:
+                sides.append((None, knee_in, kc, ks))
+        if sides[0][0] is None and sides[1][0] is None:
+            return self._by_angles(x, y, z, d, u, pole, t0, t1, tie)
+        reach_lo, reach_hi = self.knee_reaches
+        for i, side in enumerate(sides):
+            if side[0] is None:
+                _, knee_in, kc, ks = side
+                # Clamped onto lo or hi, the tip is reach_lo or reach_hi from the root.
+                if knee_in or hypot(min(abs(reach_lo - rho), abs(reach_hi - rho)), z) <= exact + tie:
+                    sides[i] = self._clamped(clamp_angle(atan2(ks, kc), *self.knee), ax, ay, x, y, z)
+                else:
+                    return sides[1 - i]
+        one, two = sides
+        if abs(one[0] - two[0]) > tie:
+            return one if one[0] < two[0] else two
+        return two if self._prefers(two, one, u, pole, t0, t1) else one
+
+    def _by_angles(self, x, y, z, d, u, pole, t0, t1, tie):
+        """:meth:`_best` where no side meets the triangle within its ranges (or the target lies on
+        the root or along the axis): both sides by their angles, as the reference takes them."""
         l1, l2, psi = self.l1, self.l2, self.psi
         dc = min(max(d, abs(l1 - l2)), l1 + l2)
         alpha, gamma = triangle(l1, l2, dc)
         ux, uy = u[0], u[1]
         aim = atan2(uy, ux) if hypot(ux, uy) > 1e-9 else None
-        out = []
-        for sign in (1.0, -1.0):
-            t1 = within(-psi + sign * gamma, self.knee)
-            t0 = within(aim - sign * alpha, self.hip) if t1 is not None and aim is not None else None
-            if t0 is None:
-                t1 = clamp_angle(-psi + sign * gamma, *self.knee)
-                b = psi + t1
-                beta = atan2(l2 * sin(b), l1 + l2 * cos(b))
-                # The angle that turns the tip's direction toward u in the plane (signed_angle's rule).
-                s, c = cos(beta) * uy - sin(beta) * ux, cos(beta) * ux + sin(beta) * uy
-                t0 = clamp_angle(atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0, *self.hip)
-            c, n = cos(t0), sin(t0)
-            kx, ky = l1 * c, l1 * n
-            b = t0 + psi + t1
-            fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
-            out.append((sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy))
-        return out
+        sides = [None, None]
+        for i, sign in enumerate((1.0, -1.0)):
+            knee = within(-psi + sign * gamma, self.knee)
+            hip = within(aim - sign * alpha, self.hip) if knee is not None and aim is not None else None
+            if hip is not None:
+                sides[i] = self._exact(hip, knee, dc, ux, uy, x, y, z)
+        least = min(side[0] for side in sides if side is not None) if sides != [None, None] else None
+        rho = hypot(x, y)
+        for i, sign in enumerate((1.0, -1.0)):
+            if sides[i] is None:
+                knee = clamp_angle(-psi + sign * gamma, *self.knee)
+                reach = sqrt(max(0.0, l1 * l1 + l2 * l2 + 2.0 * l1 * l2 * cos(psi + knee)))
+                if least is None or hypot(reach - rho, z) <= least + tie:
+                    sides[i] = self._clamped(knee, ux, uy, x, y, z)
+        one, two = sides
+        if one is None or two is None:
+            return one or two
+        if abs(one[0] - two[0]) > tie:
+            return one if one[0] < two[0] else two
+        return two if self._prefers(two, one, u, pole, t0, t1) else one
+
+    def _exact(self, t0, t1, dc, ux, uy, x, y, z):
+        """A side whose angles are within their ranges: the knee at ``t0``, the tip on the chord at
+        ``dc`` from the root."""
+        kx, ky = self.l1 * cos(t0), self.l1 * sin(t0)
+        k = dc / hypot(ux, uy)
+        fx, fy = ux * k, uy * k
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
+
+    def _clamped(self, t1, ux, uy, x, y, z):
+        """A side whose knee is clamped (or whose hip would be): the reference's order, the knee at
+        ``t1``, then the hip turns the tip's direction ``beta`` toward ``u`` (none where ``u`` lies
+        along the axis), clamped."""
+        l1, l2, psi = self.l1, self.l2, self.psi
+        b = psi + t1
+        beta = atan2(l2 * sin(b), l1 + l2 * cos(b))
+        # The angle that turns the tip's direction toward u in the plane (signed_angle's rule).
+        s, c = cos(beta) * uy - sin(beta) * ux, cos(beta) * ux + sin(beta) * uy
+        t0 = clamp_angle(atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0, *self.hip)
+        kx, ky = l1 * cos(t0), l1 * sin(t0)
+        b = t0 + psi + t1
+        fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
 
     def _start_direction(self, t0, t1):
         """The reference's direction for a target on the root: the start tip's, else across its knee."""
