@@ -26,6 +26,7 @@ import time
 from ikcore.rigs import timing
 from tests.browser.conftest import CHROMIUM, FLAGS, Server
 
+from . import legs_block
 from .report import table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -157,6 +158,16 @@ def spiders_section(cfg):
                 good = mid
             else:
                 bad = mid
+    # After the browser is gone: the crowd of 100 in CPython (thread CPU time) against the bare two-bone
+    # kernel per leg in the same process (tests/bench/legs_block.py): a ratio that the machine's load
+    # leaves nearly alone, where the milliseconds above follow it.
+    reps = 3 if cfg.quick else 7
+    bare = min(legs_block.time_legs({"kind": "bare", "count": 800, "reps": 9})["us_per_leg"] for _ in range(reps))
+    kernel = min(legs_block.time_legs({"kind": "kernel", "count": 800, "reps": 9})["us_per_leg"]
+                 for _ in range(reps))
+    scene = min(timing.measure("crowd", 60 if cfg.quick else 200, count=100)["median_ms"] for _ in range(reps))
+    cpython = {"bare_us_per_leg": bare, "kernel_us_per_leg": kernel, "crowd_100_ms": scene,
+               "crowd_us_per_leg": 1e3 * scene / 800}
     rows = [[str(c), str(8 * c), f"{r['median']:.2f}", f"{r['p95']:.2f}", f"{r['unrendered']:.2f}",
              f"{r['median'] / (8 * c) * 1000:.1f}"] for c, r in sorted(cache.items())]
     largest = (f"**{good} spiders** ({8 * good} legs)" if good else
@@ -167,9 +178,14 @@ def spiders_section(cfg):
           f"around its one `step(dt)` call a frame, {frames} frames after a {WARMUP}-frame warm-up; "
           "unrendered: `ikDemo.advance(frames, 1/60, 0)`. Counts between the measured ones are bisected. "
           f"The largest count within {BUDGET_MS:g} ms of Python a frame (median): {largest}.", "",
-          table(["spiders", "legs", "median ms", "p95 ms", "unrendered median ms", "µs per leg"], rows)]
+          table(["spiders", "legs", "median ms", "p95 ms", "unrendered median ms", "µs per leg"], rows), "",
+          f"In CPython, the same run (thread CPU time, best of {reps}): the crowd of 100 spiders "
+          f"{scene:.2f} ms a frame, {cpython['crowd_us_per_leg']:.2f} µs per leg with its walk, gait, body and "
+          f"write; the planar kernel alone {kernel:.2f} µs per leg; the bare two-bone kernel {bare:.2f} µs "
+          f"per leg. The crowd's frame costs **{cpython['crowd_us_per_leg'] / bare:.1f}x the bare kernel per "
+          f"leg**, the kernel {kernel / bare:.1f}x of it."]
     return "\n".join(md), {"spiders": {str(c): r for c, r in cache.items()}, "largest": good,
-                           "chromium": version}
+                           "chromium": version, "cpython": cpython}
 
 
 def section(cfg):
