@@ -108,9 +108,9 @@ def test_the_buffer_holds_the_header_and_the_columns():
     assert len(buf) == s.layout()["size"]
 
 
-def test_the_pose_puts_each_planted_foot_on_its_target():
+def test_the_pose_from_the_angles_puts_each_tip_where_the_solve_did():
     """The pose is built from the buffer's quantities (body pose, yaw, femur and tibia angles), as the
-    page draws the legs: its world tips are the feet."""
+    page draws the legs: each world tip lies at the solve's error from its foot target."""
     s = walk().scene
     pose = load_pose(json.dumps(s.pose()))
     assert len(pose.chains) == 8 * s.count
