@@ -4,6 +4,7 @@ The public API, on one screen::
 
     chain = ikcore.Chain(points, joints=None)                            # rest points, limits
     sol = ikcore.solve(chain, target, method="fabrik", ...)               # one solve: a Solution with a status
+    sol = ikcore.solve(arm, p, "dls", orientation=R, secondary=[ikcore.AwayFromLimits()])  # redundancy spent
     track = ikcore.Tracker(chain, "fabrik", pole=p); sol = track(target)  # every frame, warm
     batch = ikcore.solve_batch(chain, targets, method="two_bone", ...)    # K copies at once
     skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
@@ -11,7 +12,8 @@ The public API, on one screen::
     pose = ikcore.load_pose(json_text)                                   # the page's "Download pose"
 
 Joint limits: :class:`Hinge`, :class:`BallSocket` (:mod:`ikcore.constraints`).
-Secondary objectives for the Jacobian methods: :class:`TowardRest` (:mod:`ikcore.objectives`).
+Secondary objectives for the Jacobian methods, ``secondary=[...]``: :class:`TowardRest`,
+:class:`AwayFromLimits`, :class:`AvoidSphere` (:mod:`ikcore.objectives`).
 Scenes the page animates: :mod:`ikcore.rigs`. Rotation convention: :mod:`ikcore.rotation`.
 Forward kinematics: :mod:`ikcore.kinematics`. The solvers, one family a package: :mod:`ikcore.solvers`.
 """
@@ -23,7 +25,7 @@ from .chain import Chain
 from .constraints import BallSocket, Constraint, Hinge
 from .errors import IKError
 from .kinematics import Frames
-from .objectives import Objective, TowardRest
+from .objectives import AvoidSphere, AwayFromLimits, Objective, TowardRest
 from .pose import dump_pose, load_pose
 from .skeleton import Node, Skeleton
 from .solution import STATUSES, Solution
@@ -33,6 +35,8 @@ from .tracker import Tracker
 __version__ = "0.1.0"
 
 __all__ = [
+    "AvoidSphere",
+    "AwayFromLimits",
     "BallSocket",
     "BatchSolution",
     "BoundChain",

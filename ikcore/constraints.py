@@ -46,6 +46,16 @@ class AngleRange:
         t = self.lo + fmod(a - self.lo, _TWO_PI)
         return t + _TWO_PI if t < self.lo else t
 
+    def nearest_turn(self, a):
+        """``a`` (any turn) as the number of the same direction that lies in the arc, or outside it
+        just past the end it is nearer to: ``unwrap(a)``, or that less a whole turn."""
+        if self.lo <= a <= self.hi:
+            return a
+        t = self.unwrap(a)
+        if t > self.hi and t - self.hi > self.lo + _TWO_PI - t:
+            t -= _TWO_PI
+        return t
+
     def clamp(self, a):
         """The angle of the arc nearest to ``a``, measured around the circle."""
         if self.full:

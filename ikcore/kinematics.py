@@ -223,18 +223,24 @@ def along(chain, reference, points):
     return rotations, worlds
 
 
-def placed(chain, reference, points):
+def placed(chain, reference, points, directions=None):
     """The :class:`Frames` of the pose whose points are ``points`` (with the chain's bone lengths):
     :func:`along`'s rotations, turned from ``reference``'s by the shortest arcs, then the limits.
 
     Where the limits leave every rotation as it is (a chain without limits, or
     bends that keep within their cones), the points stand as the rotations'
     forward kinematics, which they are to rounding; otherwise the limited
-    rotations are settled (:func:`settle`).
+    rotations are settled (:func:`settle`). ``directions``: the points' unit
+    bone directions, which the caller found to keep every joint inside its
+    limits (FABRIK's cone chains: :meth:`~ikcore.solvers.fabrik.points.Cones.within`):
+    the clamps need not be asked, and the pose keeps them (the next solve from
+    it reads them).
     """
     rotations, worlds = along(chain, reference, points)
-    if chain.plan.free:
-        return Frames(rotations, worlds, points)
+    if directions is not None or chain.plan.free:
+        frames = Frames(rotations, worlds, points)
+        frames._directions = directions
+        return frames
     for q, clamp, bone in zip(rotations, chain.plan.clamps, chain.directions):
         if clamp is not None and clamp(q, bone) is not q:
             return settle(chain, rotations)

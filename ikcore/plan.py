@@ -12,7 +12,7 @@ fails, so that a faulty joint gives an :class:`~ikcore.IKError`, never a NaN
 that a loop would chase forever.
 """
 
-from math import copysign, isfinite, pi, sqrt
+from math import atan2, copysign, isfinite, pi, sqrt
 
 from . import rotation as rot
 from .constraints import BallSocket, Hinge
@@ -107,6 +107,14 @@ class Joint:
             else:
                 low = a
         return preferred + 0.5 * (low + high)
+
+
+def hinge_angle(joint, q):
+    """A hinge's angle in ``q`` (``joint`` a :class:`Joint` of kind hinge): ``2 atan2(v . a, w)``,
+    as the number in its range or just past the end it lies beyond
+    (:meth:`~ikcore.constraints.AngleRange.nearest_turn`)."""
+    ax, ay, az = joint.axis
+    return joint.range.nearest_turn(2.0 * atan2(q[1] * ax + q[2] * ay + q[3] * az, q[0]))
 
 
 def checked_clamp(constraint, index):

@@ -93,6 +93,22 @@ class Problem:
         self.options = settings.options
         self.secondary = settings.secondary
 
+    @property
+    def nearest(self):
+        """For a position target outside the shell ``min_reach <= |p - root| <= reach`` that the
+        chain without limits sweeps, the shell's point nearest it (on the line from the root to the
+        target); else ``None``. Limits only shrink the shell, so an effector there is the best any
+        pose can do."""
+        chain = self.chain
+        d = chain.distance_to(self.target)
+        if self.orientation is not None or chain.min_reach <= d <= chain.reach:
+            return None
+        root = chain.points[0]
+        r = chain.reach if d > chain.reach else chain.min_reach
+        if d == 0.0:
+            return None  # every point at min_reach is as near: no one of them to aim at
+        return tuple(a + (t - a) * (r / d) for a, t in zip(root, self.target))
+
     def error(self, frames):
         """The effector's distance to the target in ``frames``."""
         return math.dist(frames.points[-1], self.target)

@@ -4,7 +4,7 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, crowd
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd
     layout = scene.layout()               # once: counts, offsets, static descriptions
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
     every frame:
@@ -50,11 +50,14 @@ turns the chains' records into the world in place:
 ``targets`` ``[x, y, z, qw, qx, qy, qz, radius]``: in the order of
             ``layout()["targets"]`` (which says which are draggable and which
             carry an orientation; identity otherwise).
-``chains``  ``[status, error, iterations, ms]``: ``status`` indexes
+``chains``  ``[status, error, iterations, ms, *measures]``: ``status`` indexes
             ``layout()["statuses"]`` (-1 before the first solve); ``ms`` is the
             Python time of that chain when last timed: its solve and what the
             scene did for it since the chain before (a spider leg's aim). Chains
             are timed every ``Scene.timed_every`` frames (see :meth:`Scene.step`).
+            Then the scene's own measures of each chain, named by
+            ``layout()["chain_measures"]`` (the robot's clearance from its
+            obstacle and its smallest joint-limit margin; none elsewhere).
 ``frames``  ``[x, y, z, qw, qx, qy, qz]``: per chain, the world pose of the
             frame its bone and joint records are written in.
 
@@ -220,6 +223,9 @@ class Scene:
     options = {}
     #: The chains are timed on one frame in this many, the first frame among them (see :meth:`step`).
     timed_every = 8
+    #: Names of the scene's own measures of each chain, written after each chain's record and given in
+    #: :meth:`state` (see :meth:`measures`).
+    chain_measures = ()
 
     def __init__(self):
         self.time = 0.0
@@ -462,12 +468,13 @@ class Scene:
         sections = {}
         offset = 0
         for key, count, stride in (("bones", bones, STRIDE), ("joints", joint, STRIDE),
-                                   ("targets", targets, STRIDE), ("chains", len(self.limbs), CHAIN_STRIDE),
+                                   ("targets", targets, STRIDE),
+                                   ("chains", len(self.limbs), CHAIN_STRIDE + len(self.chain_measures)),
                                    ("frames", len(self.limbs), FRAME_STRIDE)):
             sections[key] = {"offset": offset, "count": count, "stride": stride}
             offset += count * stride
         return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
-                "statuses": list(STATUS_CODES), "chains": chains,
+                "statuses": list(STATUS_CODES), "chains": chains, "chain_measures": list(self.chain_measures),
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
                              "radius": t.radius, "scripted": self.scripted(t)} for t in self.targets.values()],
                 "methods": list(self.methods), "params": self.get_params(), "param_specs": self.param_specs(),
@@ -518,6 +525,8 @@ class Scene:
         for limb in self.limbs:
             status, error, iterations = self.report(limb)
             put((_CODE.get(status, -1.0), error or 0.0, iterations, limb.ms))
+            if self.chain_measures:
+                put(self.measures(limb))
         flat = []
         for p, q, radius, kind in extras:
             flat += p
@@ -526,13 +535,19 @@ class Scene:
             flat.append(kind)
         writer = self._writer
         if writer is None or writer.extra_count != len(extras):
-            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras))
+            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras),
+                                           CHAIN_STRIDE + len(self.chain_measures))
         writer.write(buf, flat, results)
         return writer.size
 
     def report(self, limb):
         """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
         return limb.result
+
+    def measures(self, limb):
+        """The scene's own measures of ``limb`` now, finite floats in the order of
+        :attr:`chain_measures`."""
+        return ()
 
     def state(self):
         """A JSON-ready summary: scene, method, frame, time, params and per chain its result."""
@@ -543,7 +558,7 @@ class Scene:
             chains.append({"name": limb.name, "status": status, "error": error, "iterations": iterations,
                            "effector": list(limb.bound.effector()),
                            "target": None if target is None else list(target),
-                           "ms": limb.ms})
+                           "ms": limb.ms, **dict(zip(self.chain_measures, self.measures(limb)))})
         out = {"scene": self.name, "method": self.params["method"], "frame": self.frame, "time": self.time,
                "params": self.get_params(), "chains": chains,
                "targets": {t.name: {"position": list(t.position),
@@ -603,7 +618,7 @@ def _factory(module, cls):
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
-          "crowd": _factory("crowd", "CrowdScene")}
+          "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene")}
 #: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
 #: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
 CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")

@@ -24,18 +24,22 @@ def straight(chain, frames, target=None):
 
     The line runs through the first point and the last, or the farthest one
     when the last sits on the first; when every point sits on the first, any
-    target is on a line with them. A cold solve's start, the rest pose, has
-    its line worked out once per chain.
+    target is on a line with them. The target is tested first: a chain that is
+    straight but aims off its target is told at once. A cold solve's start, the
+    rest pose, has its line worked out once per chain.
     """
-    line = chain.plan.layout(_rest_line) if frames is chain.plan.rest else _line(frames.points, chain.reach)
-    if line is None or target is None:
+    if frames is chain.plan.rest:
+        line = chain.plan.layout(_rest_line)
+    else:
+        line = _line(frames.points, chain.reach, target)
+    if line is None or target is None or line[1] is None:
         return line is not None
-    return line[1] is None or _off_line(target, line) <= COLLINEAR * chain.reach
+    return _off_line(target, line) <= COLLINEAR * chain.reach
 
 
-def _line(points, size):
-    """``(first point, unit direction)`` of the line every point lies on (the direction ``None``
-    when every point sits on the first), or ``None`` when they leave every line."""
+def _line(points, size, target=None):
+    """``(first point, unit direction)`` of the line every point (and ``target``) lies on (the
+    direction ``None`` when every point sits on the first), or ``None`` when they leave every line."""
     eps = COLLINEAR * size
     first = points[0]
     far = points[-1]
@@ -44,6 +48,8 @@ def _line(points, size):
         if math.dist(far, first) <= eps:
             return first, None
     line = first, unit(sub(far, first))
+    if target is not None and _off_line(target, line) > eps:
+        return None
     return line if all(_off_line(p, line) <= eps for p in points) else None
 
 

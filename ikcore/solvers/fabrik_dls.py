@@ -44,6 +44,9 @@ OPTIONS = {
     "rest_weight": (0.0, check_fraction),
 }
 MAX_ITERATIONS = 200
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): a restart from a pose
+#: scattered over the ranges needs ten iterations to show that it beats the best pose so far.
+WINDOW = 10
 ORIENTATION = POLE = SECONDARY = True
 #: FABRIK iterations at most: enough for the approximate reach, where it is fast.
 FABRIK_ITERATIONS = 25

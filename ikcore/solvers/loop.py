@@ -32,6 +32,8 @@ the very test the verdict applies: a solve that stops because it met the
 target is "converged", whatever rounding the method's own bookkeeping carries.
 """
 
+import math
+
 from .restarts import StallWatch, generator, watch_settings
 
 
@@ -73,6 +75,12 @@ class Result:
         self.stalled = stalled
 
 
+def at_nearest(frames, nearest, tolerance):
+    """Whether the effector of ``frames`` lies within ``tolerance`` of ``nearest`` (see
+    :attr:`~ikcore.problem.Problem.nearest`; ``None``: the target is within the shell)."""
+    return nearest is not None and math.dist(frames.points[-1], nearest) <= tolerance
+
+
 def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None,
             start_score=None):
     """Run ``search`` (see the module docstring) for ``problem``.
@@ -86,10 +94,15 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     """
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
-    if problem.met(problem.start):
+    goal = problem.tolerance
+    # Out of reach, an effector within the tolerance of the nearest point the chain could reach is as
+    # good as the target allows: the solve ends there (unreachable) rather than crawling on to the
+    # stall watch, and a tracked chain already there stays still.
+    nearest = problem.nearest
+    floor = 0.0 if nearest is None else math.dist(nearest, problem.target)
+    if problem.met(problem.start) or at_nearest(problem.start, nearest, goal):
         return Result(None, problem.start, 0, errors, False)
     best, kept = errors[-1] if start_score is None else start_score, None
-    goal = problem.tolerance
     window, horizon = watch_settings(problem)
     watch = StallWatch(search.score, goal, window, rate, patience, horizon)
     rng = None
@@ -102,12 +115,14 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
         errors.append(error)
         if score < best:
             best, kept = score, search.keep()
-            if error <= goal:
+            # (The effector lies at least error - floor from the nearest point.)
+            if error - floor <= goal:
                 frames = search.settle(kept)
-                if problem.met(frames):
+                if problem.met(frames) or at_nearest(frames, nearest, goal):
                     return Result(kept, frames, iterations, errors, False)
-                # Rounding between the method's measure and the settled pose left it just out: aim lower.
-                goal = watch.goal = 0.5 * error
+                if error <= goal:
+                    # Rounding between the method's measure and the settled pose left it just out: aim lower.
+                    goal = watch.goal = 0.5 * error
         if watch.update(score, search.stuck):
             if watch.hopeless or restarts == max_restarts:
                 return Result(kept, None, iterations, errors, True)

@@ -19,7 +19,7 @@ import random
 
 from .. import rotation as rot
 from ..kinematics import placed, settle
-from ..plan import HINGE
+from ..plan import HINGE, hinge_angle
 from . import reach
 
 #: A target at least this fraction of the reach from the root is near full reach.
@@ -107,15 +107,23 @@ class StallWatch:
         return self.fruitless >= self.patience
 
 
-def perturb(chain, rotations, rng, angle):
+def perturb(chain, rotations, rng, angle, within=False):
     """``rotations`` each turned by a random angle up to ``angle`` radians, within the limits.
 
-    A hinge turns about its own axis; any other joint about a random axis.
+    A hinge turns about its own axis; any other joint about a random axis. With
+    ``within``, a hinge's new angle is drawn from the part of its range within
+    ``angle`` of its own (so a large ``angle`` scatters it over the whole range),
+    not turned and then clamped (which would leave it on a limit as often as not).
     """
     out = []
     for q, joint, bone in zip(rotations, chain.plan.joints, chain.directions):
         if joint.kind == HINGE:
-            q = joint.constraint.rotation(joint.constraint.angle(q) + rng.uniform(-angle, angle))
+            hinge = joint.constraint
+            if within and not hinge.range.full:
+                t = hinge_angle(joint, q)
+                q = hinge.rotation(rng.uniform(max(hinge.range.lo, t - angle), min(hinge.range.hi, t + angle)))
+            else:
+                q = hinge.rotation(hinge.angle(q) + rng.uniform(-angle, angle))
         else:
             axis = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
             if axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2] < 1e-12:
@@ -135,20 +143,22 @@ def near_full_reach(problem):
 
 
 def watch_settings(problem):
-    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: six iterations, and a pace
-    that meets the tolerance within the method's default budget. Near full reach
-    (:func:`near_full_reach`) a crawl is told within three iterations (a pace that would not meet
-    the tolerance within twelve more), since the arc restart then meets the target at once."""
-    return (3, 12) if near_full_reach(problem) else (6, problem.settings.module.MAX_ITERATIONS)
+    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
+    (six iterations unless its module says otherwise), and a pace that meets the tolerance within
+    the method's default budget. Near full reach (:func:`near_full_reach`) a crawl is told within
+    three iterations (a pace that would not meet the tolerance within twelve more), since the arc
+    restart then meets the target at once."""
+    module = problem.settings.module
+    return (3, 12) if near_full_reach(problem) else (getattr(module, "WINDOW", 6), module.MAX_ITERATIONS)
 
 
-def restart_frames(problem, frames, rng, angle):
+def restart_frames(problem, frames, rng, angle, within=False):
     """The pose a stalled solve of ``problem`` starts again from, near ``frames`` (see the module
     docstring): the arc onto the target for a chain without limits where one reaches, else
-    ``frames`` perturbed by up to ``angle`` radians a joint."""
+    ``frames`` perturbed by up to ``angle`` radians a joint (``within``: see :func:`perturb`)."""
     chain = problem.chain
     if chain.plan.free and problem.orientation is None:
         points = reach.arc_to(chain, problem.target, frames.points)
         if points is not None:
             return placed(chain, frames, points)
-    return settle(chain, perturb(chain, frames.rotations, rng, angle))
+    return settle(chain, perturb(chain, frames.rotations, rng, angle, within))

@@ -9,7 +9,9 @@ Usage (from the repository root, after ``pip install -r tests/bench/requirements
 
 Sections: ``cpython`` (cold solves per method and N, against the plain-lists
 floor and ikpy), ``hard`` (limbs, near full reach, differing axes, a limited
-hip and knee: success and iterations per method), ``tracking`` (warm-started
+hip and knee: success and iterations per method), ``robot`` (the Panda-like
+7-joint arm on 6-D targets: solve rate, median and p95 CPU time, iterations,
+against ikpy), ``tracking`` (warm-started
 per-frame solves), ``batch``
 (``solve_batch`` against a loop and a reference numpy FABRIK), ``legs`` (batched
 two_bone and limited FABRIK legs against the bare two-bone kernel, CPython and
@@ -30,7 +32,7 @@ import numpy as np
 
 import ikcore
 
-from . import batched, hard_report, in_browser, in_node, peers, report, solves, tracking
+from . import batched, hard_report, in_browser, in_node, peers, report, robot, solves, tracking
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -63,6 +65,7 @@ SECTIONS = {
     "cpython": solves.section,
     "tracking": tracking.section,
     "hard": hard_report.section,
+    "robot": robot.section,
     "batch": batched.section,
     "legs": batched.legs_section,
     "pyodide": in_node.section,
@@ -95,7 +98,7 @@ def headline(results):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--section", default="cpython,hard,tracking,batch,legs,pyodide,browser,spiders",
+    parser.add_argument("--section", default="cpython,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")

@@ -174,7 +174,8 @@ class PointSearch(Search):
         if kept is None:
             return self.problem.start
         reference, xs, ys, zs = kept
-        return placed(self.chain, reference, list(zip(xs, ys, zs)))
+        directions = None if self.cones is None else self.cones.within(xs, ys, zs)
+        return placed(self.chain, reference, list(zip(xs, ys, zs)), directions)
 
     def restart(self, kept, rng):
         self.reference = restart_frames(self.problem, self.settle(kept), rng, KICK)

@@ -35,6 +35,8 @@ from ...plan import BALL, FREE
 SPREAD = 0.05
 #: Rest directions within this of parallel count as one line.
 PARALLEL = 1e-12
+#: How far inside its cone (a cosine) a bone must keep for its rotation to need no clamp.
+ROOM = 1e-12
 
 
 def backward(xs, ys, zs, lengths, target):
@@ -103,10 +105,14 @@ class Cones:
         # The child's direction; the last bone has no child, its cone never clamps.
         ax, ay, az = self.axis
         for i in range(n - 1, -1, -1):
+            # Toward the bone's old place, its offset spread: the direction b, kept within the
+            # child's cone about a (the last bone has no child).
             f = self.back[i]
-            bx, by, bz = _direction(x - (xs[i] + f * ox), y - (ys[i] + f * oy), z - (zs[i] + f * oz), ax, ay, az)
-            if i + 1 < n:
-                bx, by, bz = _into_cone(bx, by, bz, ax, ay, az, self.cosines[i + 1], self.sines[i + 1])
+            bx, by, bz = x - (xs[i] + f * ox), y - (ys[i] + f * oy), z - (zs[i] + f * oz)
+            d = hypot(bx, by, bz)
+            bx, by, bz = (bx / d, by / d, bz / d) if d > 1e-300 else (ax, ay, az)
+            if i + 1 < n and bx * ax + by * ay + bz * az < self.cosines[i + 1]:
+                bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, self.cosines[i + 1], self.sines[i + 1])
             length = self.lengths[i]
             x, y, z = x - length * bx, y - length * by, z - length * bz
             xs[i], ys[i], zs[i] = x, y, z
@@ -122,17 +128,43 @@ class Cones:
         # The parent's direction: joint 0's cone is about the rest direction of bone 0.
         ax, ay, az = self.axis
         for i, length in enumerate(self.lengths):
+            # Toward the point's backward-pass place, the root's offset spread (or along aim): the
+            # direction b, kept within the joint's cone about a.
             j = i + 1
             if aim is None:
                 f = self.fore[j]
-                bx, by, bz = _direction((xs[j] + f * ox) - x, (ys[j] + f * oy) - y, (zs[j] + f * oz) - z, ax, ay, az)
+                bx, by, bz = (xs[j] + f * ox) - x, (ys[j] + f * oy) - y, (zs[j] + f * oz) - z
+                d = hypot(bx, by, bz)
+                bx, by, bz = (bx / d, by / d, bz / d) if d > 1e-300 else (ax, ay, az)
             else:
                 bx, by, bz = aim
-            bx, by, bz = _into_cone(bx, by, bz, ax, ay, az, self.cosines[i], self.sines[i])
+            if bx * ax + by * ay + bz * az < self.cosines[i]:
+                bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, self.cosines[i], self.sines[i])
             x, y, z = x + length * bx, y + length * by, z + length * bz
             xs[j], ys[j], zs[j] = x, y, z
             ax, ay, az = bx, by, bz
         return x, y, z
+
+    def within(self, xs, ys, zs):
+        """The bones' unit directions, where every bone keeps within its joint's cone about its
+        parent's direction (joint 0's about the rest direction) with room to spare for rounding,
+        :data:`ROOM`; else ``None``. Within, the rotations that put the bones along these points
+        need no clamp (:func:`ikcore.kinematics.placed`); a bone on a rim is left to the clamps."""
+        ax, ay, az = self.axis
+        x0, y0, z0 = xs[0], ys[0], zs[0]
+        out = []
+        for j, c in enumerate(self.cosines, 1):
+            x1, y1, z1 = xs[j], ys[j], zs[j]
+            dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
+            d = hypot(dx, dy, dz)
+            if not d > 0.0:
+                return None
+            ax, ay, az, px, py, pz = dx / d, dy / d, dz / d, ax, ay, az
+            if ax * px + ay * py + az * pz < c + ROOM:
+                return None
+            out.append((ax, ay, az))
+            x0, y0, z0 = x1, y1, z1
+        return out
 
     def _capped(self, x, y, z):
         m = sqrt(x * x + y * y + z * z)
@@ -142,17 +174,10 @@ class Cones:
         return x, y, z
 
 
-def _direction(x, y, z, ax, ay, az):
-    """``(x, y, z)`` made unit; ``a`` (the neighbour's direction: no bend) where it is zero."""
-    d = sqrt(x * x + y * y + z * z)
-    return (x / d, y / d, z / d) if d > 1e-300 else (ax, ay, az)
-
-
-def _into_cone(bx, by, bz, ax, ay, az, c, s):
-    """Unit ``b`` limited to the cone of cosine ``c`` and sine ``s`` about unit ``a``."""
+def _onto_rim(bx, by, bz, ax, ay, az, c, s):
+    """Unit ``b``, outside the cone of cosine ``c`` and sine ``s`` about unit ``a``, onto its rim
+    toward ``b``: ``a c + o s / |o|`` with ``o = b - (b . a) a``."""
     k = bx * ax + by * ay + bz * az
-    if k >= c:
-        return bx, by, bz
     ox, oy, oz = bx - k * ax, by - k * ay, bz - k * az
     # Once more: near a's opposite, o is a small difference and keeps a trace along a, which 1 / |o|
     # would magnify (the bone would change length).

@@ -1,18 +1,19 @@
 """The Jacobian family: the transpose, the pseudo-inverse and damped least squares.
 
 Each iteration linearises the pose: the error ``e`` (target minus effector,
-and the orientation error, :mod:`.columns`) and the Jacobian ``J``, one column
-per joint axis, ``a x (p_end - p_j)``. A method turns them into joint steps
-``dtheta`` (one angle per column):
+and the orientation error) and the Jacobian ``J`` (:mod:`.joints`), which
+takes each joint's world turn ``w_j`` to the motion of the end. A method turns
+the error into the joints' turns:
 
-- transpose (:mod:`.transpose`): ``dtheta = alpha J^T e``;
-- pseudo-inverse (:mod:`.pseudo_inverse`): ``dtheta = J^T (J J^T)^-1 e``;
-- damped least squares (:mod:`.dls`): ``dtheta = J^T (J J^T + lambda^2 I)^-1 e``.
+- transpose (:mod:`.transpose`): ``w = alpha J^T e``;
+- pseudo-inverse (:mod:`.pseudo_inverse`): ``w = J^T (J J^T)^-1 e``;
+- damped least squares (:mod:`.dls`): ``w = J^T (J J^T + lambda^2 I)^-1 e``.
 
 Only ``m x m`` systems are solved (``m`` = 3, or 6 with an orientation), never
-one the size of the chain (:mod:`.linalg`). Joint ``j`` then turns by
-``w_j = sum dtheta_k a_k`` (its columns' axes, a world rotation vector) about
-its own point, all joints at once, and the limits apply.
+one the size of the chain (:mod:`.linalg`); ``J J^T`` and ``J^T y`` are summed
+joint by joint, a ball joint's three axes in closed form. Every joint then
+turns by its ``w_j`` about its own point, all at once, and the limits apply
+(:mod:`.turning`).
 
 Safeguards, the same for the three:
 
@@ -21,18 +22,16 @@ Safeguards, the same for the three:
   or halves it and tries again, at most :data:`MAX_ATTEMPTS` times (unreachable
   targets then settle instead of oscillating);
 - a joint pressed against a limit loses the axis that would push it through,
-  and the step is solved again without it (:func:`~.columns.outward`);
+  and the step is solved again without it (:mod:`.limits`);
 - when progress stalls the solve restarts (:mod:`~ikcore.solvers.restarts`:
   from a uniform arc onto the target for a chain without limits, where one
-  reaches; else from its best pose, turned a little at random); the best pose
-  is returned.
+  reaches; else from its best pose, turned at random, a little at first and
+  more with every restart that brought nothing); the best pose is returned.
 
-**Secondary objectives** (:mod:`ikcore.objectives`) act once the target is met:
-each further step moves in the null space of the task, ``dtheta = J^T y + z``
-with ``y = (J J^T + lambda^2 I)^-1 (e - J z)`` and ``z`` the objectives' descent,
-kept while the target stays met and the objectives' cost falls. They never
-change how the target is met, so a solve reaches the same status with and
-without them.
+**Secondary objectives** (:mod:`ikcore.objectives`) act once the target is met
+(:mod:`.secondary`): each further step moves in the null space of the task.
+They never change how the target is met, so a solve reaches the same status
+with and without them.
 
 **Out of reach** (or within the tolerance of its edges), a chain without limits
 and a position target takes its nearest pose in one step
@@ -45,26 +44,29 @@ to the last one turn, and the last keeps its rotation. The turn is kept where
 the limits let the target stay met as well.
 """
 
-import math
-
-from ... import rotation as rot
 from ...checks import check_float
 from ...errors import IKError
-from ...kinematics import placed, settle, turn
+from ...kinematics import placed
 from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
 from ..loop import Search, iterate
 from ..restarts import restart_frames
-from .columns import geometric_jacobian, outward, residual
-from .linalg import apply, gram, solve_spd, times
+from .joints import JointJacobian, residual
+from .limits import pose_limits, pushed
+from .linalg import solve_spd
+from .secondary import polish
+from .turning import stepped
 
 #: Largest joint rotation (radians) of one step: bounded steps near singularities.
-MAX_STEP = 0.5
+MAX_STEP = 1.0
 #: Tries of a step (damped or halved again) within one iteration.
 MAX_ATTEMPTS = 10
 #: Restarts in a row without progress before a solve gives up (:class:`~ikcore.solvers.restarts.StallWatch`).
 PATIENCE = 20
+#: The first restart turns each joint by up to this many radians, each further one twice as far as the
+#: one before (within the limits), so that restarts soon reach other basins of a redundant arm.
+RESTART_ANGLE = 1.0
 
 
 def check_fraction(value, name):
@@ -85,22 +87,27 @@ def check_bool(value, name):
 class Rule:
     """How a method turns the error into a step, and what it does when a step is refused.
 
-    ``direction(cols, e, z)`` gives ``dtheta`` for the Jacobian's columns (and
-    the secondary descent ``z``, or ``None``); ``refused()`` makes the next
-    direction more careful and says whether it changed anything (else the
-    loop halves the step); ``accepted()`` relaxes after a kept step.
+    ``step(jac, e, descent)`` gives the joints' world turns for the Jacobian
+    ``jac`` (:class:`~.joints.JointJacobian`), the error ``e`` and the
+    secondary objectives' ``descent`` (per joint a world vector, or ``None``);
+    ``refused()`` makes the next step more careful and says whether it changed
+    anything (else the loop halves the step); ``accepted()`` relaxes after a
+    kept step.
     """
 
     #: The damping used, ``lambda`` (None for the transpose), and the transpose's step factor.
     damping = None
     alpha = None
+    #: A step that lowers the residual by less than this fraction counts as none: the watch restarts at
+    #: once (a damped Gauss-Newton step that gains so little has met a local minimum or a wall of
+    #: limits, where waiting out the window would spend iterations for nothing).
+    least_gain = 0.01
 
     def __init__(self, reach):
         self.reach = reach
 
-    def solve(self, cols, b, lam):
-        """``y = (J J^T + lam^2 I)^-1 b``, damped more until it is well defined."""
-        A = gram(cols, len(b))
+    def solve(self, A, b, lam):
+        """``y = (A + lam^2 I)^-1 b``, damped more until it is well defined: ``(y, lam)``."""
         for _ in range(40):
             y = solve_spd(A, b, lam * lam)
             if y is not None:
@@ -108,15 +115,15 @@ class Rule:
             lam = max(4.0 * lam, 1e-9 * self.reach)
         raise IKError("the Jacobian's system stayed singular however damped (a non-finite pose?)")
 
-    def with_secondary(self, cols, e, z, lam):
-        """``J^T y + z`` with ``y = (J J^T + lam^2 I)^-1 (e - J z)``: the task's step plus ``z`` moved
-        into the task's null space."""
-        b = e if z is None else [u - v for u, v in zip(e, apply(cols, z, len(e)))]
-        y, lam = self.solve(cols, b, lam)
-        step = times(cols, y)
-        if z is not None:
-            step = [s + v for s, v in zip(step, z)]
-        return step, lam
+    def with_secondary(self, jac, e, descent, lam):
+        """``(J^T y + z, lam)`` with ``y = (J J^T + lam^2 I)^-1 (e - J z)`` and ``z`` the ``descent``
+        within each joint's axes: the task's step plus ``z`` moved into the task's null space."""
+        if descent is None:
+            y, lam = self.solve(jac.gram(), e, lam)
+            return jac.transpose(y), lam
+        z = jac.project(descent)
+        y, lam = self.solve(jac.gram(), [u - v for u, v in zip(e, jac.apply(z))], lam)
+        return [_plus(t, v) for t, v in zip(jac.transpose(y), z)], lam
 
     def refused(self):
         return False
@@ -126,6 +133,13 @@ class Rule:
 
     def reset(self):
         pass
+
+
+def _plus(a, b):
+    """``a + b`` for two world turns, either of which may be ``None`` (none)."""
+    if a is None or b is None:
+        return b if a is None else a
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
@@ -148,8 +162,8 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
     frames = result.frames or search.settle(result.kept)
     iterations, errors = result.iterations, result.errors
-    if result.frames is not None and problem.secondary:
-        frames, more = search.polish(frames, budget - iterations)
+    if result.frames is not None and problem.secondary and iterations < budget:
+        frames, more = polish(search, frames, budget - iterations)
         iterations += more
         errors += [problem.error(frames)] * more
     outcome = Outcome(frames, iterations, errors, result.stalled)
@@ -164,13 +178,15 @@ class JacobianSearch(Search):
         self.chain = problem.chain
         self.rule = rule
         self.steps = steps
-        self.c = problem.orientation_weight if problem.orientation is not None else 0.0
+        self.oriented = problem.orientation is not None
+        self.c = problem.orientation_weight if self.oriented else 0.0
         self.restarts = 0
-        self._take(problem.start)
+        self.take(problem.start)
 
-    def _take(self, frames):
+    def take(self, frames, e=None):
+        """Step from ``frames`` on (``e``: its residual, when known)."""
         self.frames = frames
-        self.e = residual(self.problem, frames, self.c)
+        self.e = residual(self.problem, frames, self.c) if e is None else e
         self.F = sum(v * v for v in self.e)
         self.error = self.problem.error(frames)
         self.stuck = False
@@ -178,67 +194,48 @@ class JacobianSearch(Search):
     @property
     def score(self):
         """The residual's length: the error, and with an orientation target its weighted angle too."""
-        return math.sqrt(self.F)
+        return self.F ** 0.5
 
     def step(self, iteration):
-        candidate = self._try(None, lambda new: sum(v * v for v in new[1]) < self.F)
-        self.stuck = candidate is None
-        if candidate is not None:
-            self._take(candidate[0])
+        F = self.F
+        candidate = self.attempt(None, lambda new, e: sum(v * v for v in e) < F)
+        if candidate is None:
+            self.stuck = True
+            return
+        self.take(candidate[0], candidate[1])
+        self.stuck = self.F > (1.0 - self.rule.least_gain) ** 2 * F
 
-    def _try(self, objectives, keep):
-        """One step (see the module docstring): the new frames and residual, or ``None`` when no
-        try is kept. ``keep((frames, e))`` says whether a try is kept."""
+    def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP):
+        """One step (see the module docstring) from :attr:`frames`, starting at ``scale`` of its
+        length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first try ``keep(frames, residual)`` keeps, or
+        ``None`` when none is. ``descent``: the secondary objectives' (per joint a world vector), or ``None``;
+        a step with one is halved when refused, never damped (damping shortens the task's part)."""
         chain, frames, rule = self.chain, self.frames, self.rule
-        oriented = self.problem.orientation is not None
-        limits = {j: found for j in range(chain.size) if (found := outward(chain, frames, j))}
+        jac = JointJacobian(chain, frames, self.c, self.oriented)
+        limits = pose_limits(chain, frames, jac)
         blocked = {}
-        scale = 1.0
         for _ in range(MAX_ATTEMPTS):
             # Solve, dropping the axes that would push a joint through its limit (each at most once).
             for _ in range(1 + sum(len(v) for v in limits.values())):
-                owners, directions, cols = geometric_jacobian(chain, frames, self.c, oriented, blocked)
-                z = None if objectives is None else _descent(objectives, chain, frames, owners, directions)
-                dtheta, _ = rule.step(cols, self.e, z)
-                pushed = _pushed(owners, directions, dtheta, limits, blocked)
-                if not pushed:
+                turns = rule.step(jac, self.e, descent)
+                found = pushed(turns, limits, blocked)
+                if not found:
                     break
-                for j, d in pushed:
+                for j, d in found:
                     blocked.setdefault(j, []).append(d)
-            if self.steps is not None:
-                self.steps.jacobian(self.frames, owners, directions, cols, dtheta, rule.damping, rule.alpha)
-            new = _stepped(chain, frames, owners, directions, dtheta, scale)
+                    jac.block(j, d)
+            new = stepped(chain, frames, jac, turns, scale, max_step)
             if new is None:
                 return None
             e = residual(self.problem, new, self.c)
-            if keep((new, e)):
+            if keep(new, e):
                 rule.accepted()
-                return new, e
-            # A refused step: damped more (the method's rule), or halved. Secondary steps are always
-            # halved: damping shortens the task's part of a step, not the objectives'.
-            if objectives is not None or not rule.refused():
+                if self.steps is not None:
+                    self.steps.jacobian(frames, new, turns, scale, rule.damping, rule.alpha)
+                return new, e, scale
+            if descent is not None or not rule.refused():
                 scale *= 0.5
         return None
-
-    def polish(self, frames, budget):
-        """Steps in the task's null space that lower the secondary objectives' cost while the
-        target stays met: ``(frames, steps taken)``."""
-        problem, objectives = self.problem, self.problem.secondary
-        self._take(frames)
-        cost = _cost(objectives, self.chain, frames)
-        taken = 0
-        while taken < budget:
-            new = self._try(objectives, lambda n: problem.met(n[0]) and _cost(objectives, self.chain, n[0])
-                            < cost * (1.0 - 1e-6))
-            if new is None:
-                break
-            taken += 1
-            settled = cost - _cost(objectives, self.chain, new[0]) <= 1e-4 * cost
-            self._take(new[0])
-            cost = _cost(objectives, self.chain, new[0])
-            if settled:
-                break
-        return self.frames, taken
 
     def keep(self):
         return self.frames
@@ -248,63 +245,9 @@ class JacobianSearch(Search):
 
     def restart(self, kept, rng):
         self.restarts += 1
-        self._take(restart_frames(self.problem, self.settle(kept), rng, 0.2 + 0.1 * self.restarts))
+        angle = RESTART_ANGLE * 2.0 ** min(self.restarts - 1, 3)
+        self.take(restart_frames(self.problem, self.settle(kept), rng, angle, within=True))
         self.rule.reset()
         if self.steps is not None:
             self.steps.setup(self.frames.points, "restart")
         return True
-
-
-def _pushed(owners, directions, dtheta, limits, blocked):
-    """The limit directions the step pushes a joint through, not blocked yet: ``[(j, d), ...]``."""
-    if not limits:
-        return []
-    turns = {}
-    for j, a, d in zip(owners, directions, dtheta):
-        w = turns.setdefault(j, [0.0, 0.0, 0.0])
-        w[0] += d * a[0]
-        w[1] += d * a[1]
-        w[2] += d * a[2]
-    out = []
-    for j, found in limits.items():
-        w = turns.get(j)
-        for o in found:
-            if w is not None and w[0] * o[0] + w[1] * o[1] + w[2] * o[2] > 1e-15 and o not in blocked.get(j, ()):
-                out.append((j, o))
-    return out
-
-
-def _stepped(chain, frames, owners, directions, dtheta, scale):
-    """The pose after turning each joint by its columns' step (at most :data:`MAX_STEP`, times
-    ``scale``), limits applied; ``None`` when the step is no motion at all."""
-    turns = [[0.0, 0.0, 0.0] for _ in range(chain.size)]
-    for j, a, d in zip(owners, directions, dtheta):
-        w = turns[j]
-        w[0] += d * a[0]
-        w[1] += d * a[1]
-        w[2] += d * a[2]
-    biggest = max(math.hypot(*w) for w in turns)
-    if not biggest > 1e-14:
-        return None
-    k = scale * (MAX_STEP / biggest if biggest > MAX_STEP else 1.0)
-    rotations = []
-    for j, (q, w) in enumerate(zip(frames.rotations, turns)):
-        angle = k * math.hypot(*w)
-        if angle > 0.0:
-            # The world turn w, seen in the parent's frame: q_j <- exp(R_{j-1}^* w) q_j.
-            local = turn(rot.conjugate(frames.worlds[j - 1]), w) if j else w
-            q = rot.multiply(rot.from_axis_angle(local, angle), q)
-        rotations.append(q)
-    return settle(chain, rotations)
-
-
-def _descent(objectives, chain, frames, owners, directions):
-    z = [0.0] * len(owners)
-    for objective in objectives:
-        for k, v in enumerate(objective.descent(chain, frames, owners, directions)):
-            z[k] += v
-    return z
-
-
-def _cost(objectives, chain, frames):
-    return sum(o.cost(chain, frames) for o in objectives)

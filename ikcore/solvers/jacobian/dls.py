@@ -2,7 +2,7 @@
 
 Each iteration solves the ``m x m`` system (``m`` = 3, or 6 with an orientation)::
 
-    (J J^T + lambda^2 I) y = e,        dtheta = J^T y
+    (J J^T + lambda^2 I) y = e,        w = J^T y
 
 (Wampler; Nakamura and Hanafusa). The damping ``lambda`` bounds the step where
 ``J`` loses rank: along a singular direction the step is ``sigma / (sigma^2 +
@@ -34,11 +34,14 @@ OPTIONS = {
     "rest_weight": (0.0, check_fraction),
 }
 MAX_ITERATIONS = 200
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): a restart from a pose
+#: scattered over the ranges needs ten iterations to show that it beats the best pose so far.
+WINDOW = 10
 ORIENTATION = POLE = SECONDARY = True
 
 
 class Damped(Rule):
-    """``dtheta = J^T (J J^T + lambda^2 I)^-1 e``, ``lambda`` from ``low`` (after a kept step, halved
+    """``w = J^T (J J^T + lambda^2 I)^-1 e``, ``lambda`` from ``low`` (after a kept step, halved
     down to it) to as much as a refused step needs (``adaptive``: four times more a refusal)."""
 
     def __init__(self, reach, start, low, adaptive):
@@ -46,9 +49,9 @@ class Damped(Rule):
         self.start, self.low, self.adaptive = start, low, adaptive
         self.damping = start
 
-    def step(self, cols, e, z):
-        step, self.damping = self.with_secondary(cols, e, z, self.damping)
-        return step, self.damping
+    def step(self, jac, e, descent):
+        turns, self.damping = self.with_secondary(jac, e, descent, self.damping)
+        return turns
 
     def refused(self):
         if not self.adaptive:

@@ -2,7 +2,7 @@
 
 Each iteration takes the least-norm step that zeroes the linearised error::
 
-    dtheta = J^+ e = J^T (J J^T)^-1 e
+    w = J^+ e = J^T (J J^T)^-1 e
 
 solved as an ``m x m`` system (``m`` = 3, or 6 with an orientation), with just
 enough damping (``1e-9`` of the reach) to keep it defined. Near a singularity
@@ -26,6 +26,9 @@ from .dls import Damped
 
 OPTIONS = {"rest_weight": (0.0, check_fraction)}
 MAX_ITERATIONS = 200
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): a restart from a pose
+#: scattered over the ranges needs ten iterations to show that it beats the best pose so far.
+WINDOW = 10
 ORIENTATION = POLE = SECONDARY = True
 
 

@@ -1,6 +1,6 @@
 """The Jacobian transpose: gradient steps on the squared error.
 
-``dtheta = alpha J^T e`` follows the steepest descent of ``|e|^2 / 2`` and needs no
+``w = alpha J^T e`` follows the steepest descent of ``|e|^2 / 2`` and needs no
 linear solve. By default ``alpha`` is the step that minimises the linearised error
 along that direction (Buss)::
 
@@ -18,36 +18,41 @@ alpha : float > 0 or None
 """
 
 from ...checks import check_positive
-from . import Rule
+from . import Rule, _plus
 from . import run as run_jacobian
-from .linalg import apply, times
 
 OPTIONS = {"alpha": (None, check_positive)}
 MAX_ITERATIONS = 1000
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): a restart from a pose
+#: scattered over the ranges needs ten iterations to show that it beats the best pose so far.
+WINDOW = 10
 ORIENTATION = POLE = SECONDARY = True
 
 
 class Transpose(Rule):
-    """``dtheta = alpha J^T e`` (and, with secondary objectives, their descent in the null space)."""
+    """``w = alpha J^T e`` (and, with secondary objectives, their descent in the null space)."""
+
+    #: Any gain is one: it crawls by nature.
+    least_gain = 0.0
 
     def __init__(self, reach, alpha):
         super().__init__(reach)
         self.fixed = alpha
 
-    def step(self, cols, e, z):
-        g = times(cols, e)
+    def step(self, jac, e, descent):
+        g = jac.transpose(e)
         alpha = self.fixed
         if alpha is None:
-            jg = apply(cols, g, len(e))
+            jg = jac.apply(g)
             jj = sum(v * v for v in jg)
             alpha = sum(a * b for a, b in zip(e, jg)) / jj if jj > 0.0 else 0.0
         self.alpha = alpha
-        step = [alpha * v for v in g]
-        if z is not None:
-            # z moved into the null space: z - J^T (J J^T + lam^2)^-1 J z, lightly damped.
-            projected, _ = self.with_secondary(cols, [0.0] * len(e), z, 1e-6 * self.reach)
-            step = [s + v for s, v in zip(step, projected)]
-        return step, None
+        turns = [None if w is None else (alpha * w[0], alpha * w[1], alpha * w[2]) for w in g]
+        if descent is not None:
+            # The descent moved into the null space: z - J^T (J J^T + lam^2)^-1 J z, lightly damped.
+            projected, _ = self.with_secondary(jac, [0.0] * len(e), descent, 1e-6 * self.reach)
+            turns = [_plus(t, v) for t, v in zip(turns, projected)]
+        return turns
 
 
 def run(problem, steps=None):

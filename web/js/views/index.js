@@ -5,6 +5,7 @@ import "./arm.js";
 import "./tentacles.js";
 import "./spider.js";
 import "./race.js";
+import "./robot.js";
 import "./crowd.js";
 
 export { viewFor } from "./registry.js";
