@@ -4,6 +4,7 @@ The public API, on one screen::
 
     chain = ikcore.Chain(points, joints=None)                            # rest points, limits
     sol = ikcore.solve(chain, target, method="fabrik", ...)               # one solve: a Solution with a status
+    t = ikcore.trace(chain, target, method="ccd", ...); t.steps           # the same solve, step by step
     sol = ikcore.solve(arm, p, "dls", orientation=R, secondary=[ikcore.AwayFromLimits()])  # redundancy spent
     track = ikcore.Tracker(chain, "fabrik", pole=p); sol = track(target)  # every frame, warm
     batch = ikcore.solve_batch(chain, targets, method="two_bone", ...)    # K copies at once
@@ -30,6 +31,7 @@ from .pose import dump_pose, load_pose
 from .skeleton import Node, Skeleton
 from .solution import STATUSES, Solution
 from .solve import METHODS, solve
+from .trace import Step, Trace, trace
 from .tracker import Tracker
 
 __version__ = "0.1.0"
@@ -52,7 +54,9 @@ __all__ = [
     "STATUSES",
     "Skeleton",
     "Solution",
+    "Step",
     "TowardRest",
+    "Trace",
     "Tracker",
     "dump_pose",
     "kinematics",
@@ -60,4 +64,5 @@ __all__ = [
     "rotation",
     "solve",
     "solve_batch",
+    "trace",
 ]

@@ -10,7 +10,9 @@ the bridge per frame but a number each way. Changes from the page arrive
 through ``command(name, args_json)`` as JSON text: numbers and names that the
 scene checks against fixed lists, never source code. Every command answers with
 JSON text (``pose`` with the current pose in :mod:`ikcore.pose`'s format, what
-the page's "Download pose" saves).
+the page's "Download pose" saves; ``query`` with what the scene answers to a
+named question, such as the steps scene's trace; ``layout`` with the layout,
+asked for again when a change of parameters changed it: its ``revision``).
 
 The buffer's layout is the scene contract of :mod:`ikcore.rigs.scene`. This file
 knows nothing of any scene: switching scenes makes a new one by name and a new
@@ -52,6 +54,15 @@ class Bridge:
         self.scene = scene
         self.buf = scene.allocate()
         self.scene.write(self.buf)
+        self.revision = scene.revision
+
+    def refit(self):
+        """A new buffer when the scene's layout changed with its parameters (the steps scene's chain);
+        the page then asks for the ``layout`` and takes its view of the new buffer."""
+        if self.scene.revision != self.revision:
+            self.buf = self.scene.allocate()
+            self.scene.write(self.buf)
+            self.revision = self.scene.revision
 
     def step(self, dt):
         """Advance and solve the scene, write the frame into its buffer; return the frame number."""
@@ -80,6 +91,11 @@ class Bridge:
         if name == "set_scene":
             self.load(args["name"], args.get("options"))
             return json.dumps(self.info())
+        if name == "layout":
+            return json.dumps(self.info())
+        if name == "query":
+            # A question the state leaves out (the steps scene's trace); the scene checks the name.
+            return json.dumps(self.scene.query(args.get("name")))
         if name == "terrain":
             grid = self.scene.terrain_grid()
             self.js_terrain = js.Float64Array.new(len(grid["heights"]))
@@ -110,6 +126,7 @@ class Bridge:
             bytearray(megabytes << 20)
         elif name != "state":
             raise ValueError(f"unknown command {name!r}")
+        self.refit()
         return json.dumps(self.scene.state())
 
 

@@ -25,13 +25,10 @@ The replay (``replay``, on by default) shows the race at that pace in the
 chains too (a race the scene starts by itself only while ``animate`` is on): ``elapsed x rate`` seconds into a race, each lane is drawn in its
 pose after that many iterations (its final pose once it has no more), and
 reports ``running`` with that iteration's error until then. A lane's pose
-after ``k`` iterations is its method's solve from rest stopped after ``k``
-(``max_iterations=k``), solved again when the replay reaches ``k``; these solves
-are not timed and do not change the lane's result. For every method but
-FABRIK->DLS that is the ``k``-th pose of the lane's own solve, whose error is
-the curve's ``k``-th point; FABRIK->DLS splits its budget between its two
-phases, so a solve stopped early takes other steps than the lane's solve (the
-replay ends on the lane's final pose all the same).
+after ``k`` iterations is that of its own solve: the same solve traced
+(:func:`ikcore.trace`, once a race, when the replay first needs it; not timed,
+and not the lane's result), whose :meth:`~ikcore.trace.Trace.poses` give the
+pose after each iteration, with the curve's ``k``-th error.
 
 Per lane the state also gives each joint's share of the total rotation from
 rest (``angle(q_i) / sum_j angle(q_j)``): CCD turns the joints nearest the end
@@ -42,6 +39,7 @@ from .. import rotation as rot
 from ..constraints import BallSocket
 from ..skeleton import Skeleton
 from ..solve import METHODS
+from ..trace import trace
 from .paths import Hops
 from .scene import Limb, Scene, Target, box
 
@@ -68,7 +66,8 @@ def lane_root(k):
 class Lane:
     """One method's copy of the chain and its race so far."""
 
-    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done", "final", "shown")
+    __slots__ = ("method", "limb", "offset", "errors", "iterations", "status", "ms", "done", "final", "shown",
+                 "poses")
 
     def __init__(self, method, limb, offset):
         self.method = method
@@ -81,6 +80,7 @@ class Lane:
         self.done = False
         self.final = None  # the rotations the lane's solve ended with
         self.shown = -1  # the iteration whose pose the lane is drawn in (-1: none of this race yet)
+        self.poses = None  # the points after each iteration, in the lane's frame (traced when first needed)
 
     def shares(self):
         """Each joint's fraction of the total rotation angle from rest."""
@@ -155,6 +155,7 @@ class RaceScene(Scene):
             lane.done = False
             lane.final = None
             lane.shown = -1
+            lane.poses = None
             self.targets[lane.limb.target].position = self.lane_target(lane)
         self.elapsed = 0.0
 
@@ -231,11 +232,19 @@ class RaceScene(Scene):
             elif k == 0:
                 bound.set_rotations([rot.IDENTITY] * bound.chain.size)
             else:
-                # Not through solve_limb: neither timed nor the lane's result.
-                bound.solve(self.targets[lane.limb.target].position, lane.method,
-                            start=[rot.IDENTITY] * bound.chain.size, max_iterations=k,
-                            tolerance=self.params["tolerance"] * lane.limb.reach, **self.method_options(lane.method))
+                if lane.poses is None:
+                    lane.poses = self._traced(lane)
+                bound.take_points(lane.poses[k])
             lane.shown = k
+
+    def _traced(self, lane):
+        """The points after each iteration of ``lane``'s solve, in its frame: the solve traced (neither
+        timed nor the lane's result, which it equals)."""
+        bound = lane.limb.bound
+        target = bound.to_local(self.targets[lane.limb.target].position)
+        return trace(bound.chain, target, lane.method, start=[rot.IDENTITY] * bound.chain.size,
+                     max_iterations=self.params["max_iterations"], tolerance=self.params["tolerance"] * lane.limb.reach,
+                     **self.method_options(lane.method)).poses()
 
     def report(self, limb):
         lane = self._lane_of.get(limb)

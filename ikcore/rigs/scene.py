@@ -4,8 +4,9 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd
-    layout = scene.layout()               # once: counts, offsets, static descriptions
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd, steps
+    layout = scene.layout()               # once: counts, offsets, static descriptions (again when
+                                          # its "revision" changes: the steps scene's chain)
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
     every frame:
         scene.step(dt)                    # advance time, move scripted targets, solve every chain
@@ -223,6 +224,9 @@ class Scene:
     options = {}
     #: The chains are timed on one frame in this many, the first frame among them (see :meth:`step`).
     timed_every = 8
+    #: Counts the changes of the layout: a scene whose parameters change its chains (the steps scene's)
+    #: makes a new layout, and the page a new buffer and view for it (see :meth:`layout`).
+    revision = 0
     #: Names of the scene's own measures of each chain, written after each chain's record and given in
     #: :meth:`state` (see :meth:`measures`).
     chain_measures = ()
@@ -315,6 +319,11 @@ class Scene:
         **scene_specific
             See the scene's ``extra_params``.
         """
+        self.apply_params(self.checked_params(params))
+
+    def checked_params(self, params):
+        """The parameters :meth:`set_params` would set for ``params`` (all of them, checked); raises
+        :class:`ikcore.IKError` naming a bad one."""
         specs = self.param_specs()
         new = dict(self.params)
         for key, value in params.items():
@@ -324,6 +333,10 @@ class Scene:
             if spec is None:
                 raise IKError(f"scene {self.name!r} has no parameter {key!r} (it has: {', '.join(specs)})")
             new[key] = check_param(spec, value, key)
+        return new
+
+    def apply_params(self, new):
+        """Set the parameters ``new`` (from :meth:`checked_params`)."""
         old = self.params
         self.params = new
         self._options = self.method_options(new["method"])
@@ -473,8 +486,9 @@ class Scene:
                                    ("frames", len(self.limbs), FRAME_STRIDE)):
             sections[key] = {"offset": offset, "count": count, "stride": stride}
             offset += count * stride
-        return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
-                "statuses": list(STATUS_CODES), "chains": chains, "chain_measures": list(self.chain_measures),
+        return {"scene": self.name, "revision": self.revision, "size": offset, "sections": sections,
+                "kinds": dict(KINDS), "statuses": list(STATUS_CODES), "chains": chains,
+                "chain_measures": list(self.chain_measures),
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
                              "radius": t.radius, "scripted": self.scripted(t)} for t in self.targets.values()],
                 "methods": list(self.methods), "params": self.get_params(), "param_specs": self.param_specs(),
@@ -559,13 +573,20 @@ class Scene:
                            "effector": list(limb.bound.effector()),
                            "target": None if target is None else list(target),
                            "ms": limb.ms, **dict(zip(self.chain_measures, self.measures(limb)))})
-        out = {"scene": self.name, "method": self.params["method"], "frame": self.frame, "time": self.time,
+        out = {"scene": self.name, "revision": self.revision, "method": self.params["method"], "frame": self.frame,
+               "time": self.time,
                "params": self.get_params(), "chains": chains,
                "targets": {t.name: {"position": list(t.position),
                                     "orientation": None if t.orientation is None else list(t.orientation),
                                     "pinned": t.pinned, "held": self.held(t)} for t in self.targets.values()}}
         out.update(self.extras())
         return out
+
+    def query(self, name):
+        """A JSON-ready answer to a question of the page that :meth:`state` leaves out, being too large
+        to send every time it is asked (the steps scene's whole trace). Raises :class:`ikcore.IKError`
+        for a question the scene does not answer."""
+        raise IKError(f"scene {self.name!r} answers no query {name!r}")
 
     def limb_target(self, limb):
         """The world point ``limb`` was last asked to reach."""
@@ -618,7 +639,8 @@ def _factory(module, cls):
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
-          "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene")}
+          "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene"),
+          "steps": _factory("steps", "StepsScene")}
 #: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
 #: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
 CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")

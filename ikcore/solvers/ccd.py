@@ -75,6 +75,8 @@ def run(problem, steps=None):
     if chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance):
         points = reach.nearest_pose(chain, problem.target, start.points)
         frames = placed(chain, start, points)
+        if steps is not None:
+            steps.reach(frames.points)
         return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     search = Sweeps(problem, steps)
     result = iterate(problem, search)
@@ -91,6 +93,8 @@ class Sweeps(Search):
         self.steps = steps
         self.max_step = math.radians(problem.options["max_step_deg"])
         self.restarts = 0
+        # The sweep being made (the steps hook numbers a restart by it).
+        self.iteration = 0
         joints = chain.plan.joints
         # Ball joints followed by a hinge: their twist decides the hinge's plane.
         self.before_hinge = [j.kind == BALL and i + 1 < len(joints) and joints[i + 1].kind == HINGE
@@ -112,6 +116,7 @@ class Sweeps(Search):
         """One sweep, tip to root (see the module docstring), then forward kinematics."""
         chain, problem, frames = self.chain, self.problem, self.frames
         target, tolerance = problem.target, problem.tolerance
+        self.iteration = iteration
         rotations = list(frames.rotations)
         e = frames.points[-1]
         for i in range(chain.size - 1, -1, -1):
@@ -185,6 +190,6 @@ class Sweeps(Search):
         self.restarts += 1
         self._take(restart_frames(self.problem, self.settle(kept), rng, KICK * (1.0 + 0.5 * self.restarts)))
         if self.steps is not None:
-            self.steps.setup(self.frames.points, "restart")
+            self.steps.setup(self.frames.points, "restart", iteration=self.iteration)
         return True
 

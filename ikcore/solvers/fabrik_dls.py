@@ -60,15 +60,20 @@ def run(problem, steps=None):
     if Q is None:
         reached = fabrik.run(_sub_problem(problem, chain, problem.target, problem.start, budget), steps)
         start, used, errors = reached.frames, reached.iterations, list(reached.errors)
+        # The reach returns its best pose, swivelled toward the pole: the history ends on that pose's error.
+        errors[-1] = problem.error(start)
     elif chain.size == 1:
         # The one bone takes the asked rotation: that is the reach.
         start = settle(chain, [Q])
         used, errors = 1, [problem.start_error, problem.error(start)]
     else:
         wrist_chain = chain.plan.layout(_wrist_chain)
-        wrist = tuple(t - o for t, o in zip(problem.target, rot.rotate(Q, chain.offsets[-1])))
+        hand = rot.rotate(Q, chain.offsets[-1])
+        wrist = tuple(t - o for t, o in zip(problem.target, hand))
         sub_start = settle(wrist_chain, problem.start.rotations[:-1])
-        reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget), steps)
+        # The steps hook sees the whole chain: the hand held at the asked orientation on FABRIK's wrist.
+        reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget),
+                             None if steps is None else steps.holding(hand))
         last = rot.multiply(rot.conjugate(reached.frames.worlds[-1]), Q)
         start = settle(chain, [*reached.frames.rotations, last])
         # The wrist's history, from the whole chain's start error to the reached pose's own error;
@@ -80,11 +85,15 @@ def run(problem, steps=None):
             errors.append(problem.error(start))
         else:
             errors[-1] = problem.error(start)
+    finish = "finish"
     if problem.score(start) > problem.score(problem.start):
         # The reach went the wrong way (an orientation the chain cannot take there): the finish
         # starts from the start instead.
         start = problem.start
         errors[-1] = problem.start_error
+        finish = "fallback"
+    if steps is not None:
+        steps.setup(start.points, finish, used)
     # The pole: FABRIK's reach turned toward it already, but for the wrist; with an orientation the
     # finish turns the bones up to the wrist, where an iteration is left for it.
     left = problem.max_iterations - used

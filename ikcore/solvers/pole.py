@@ -129,7 +129,7 @@ def turned(problem, outcome, steps=None):
             (problem.met(frames) and not problem.met(turned_frames)):
         return outcome
     if steps is not None:
-        steps.setup(turned_frames.points, "pole")
+        steps.setup(turned_frames.points, "pole", iteration=max(outcome.iterations, 1))
     errors = list(outcome.errors)
     if outcome.iterations == 0:
         errors.append(problem.error(turned_frames))

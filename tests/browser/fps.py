@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE))
 
 from conftest import CHROMIUM, FLAGS, LOAD_TIMEOUT_MS, Server  # noqa: E402
 
-SCENES = ("arm", "tentacles", "spider", "race")
+SCENES = ("arm", "tentacles", "spider", "race", "robot")
 QUALITIES = ("low", "high")
 VIEWPORT = {"width": 1280, "height": 800}
 

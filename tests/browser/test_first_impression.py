@@ -9,7 +9,7 @@ import pytest
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "dist" / "test-artifacts"
 
-SCENES = ("arm", "tentacles", "spider", "race")
+SCENES = ("arm", "tentacles", "spider", "race", "robot")
 # The page's background (stage.js SKY): what the canvas shows where nothing is drawn.
 SKY = (0x1F, 0x23, 0x2B)
 

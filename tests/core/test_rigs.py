@@ -88,7 +88,9 @@ def run(name):
 def test_2000_frames_with_moving_targets_never_give_nan(name):
     r = run(name)
     assert r.nonfinite == 0
-    assert r.moved, "the scripted targets must move"
+    scripted = {k for k, t in r.scene.targets.items() if r.scene.scripted(t)}
+    assert scripted <= set(r.moved), "the scripted targets must move"
+    assert r.moved or name == "steps"  # the steps scene's target moves only when dragged
     assert r.statuses <= set(STATUS_CODES)
     state = r.scene.state()
     json.dumps(state, allow_nan=False)  # JSON-ready, finite

@@ -9,7 +9,7 @@ from ikcore import IKError
 from ikcore.rigs import CHAIN_SCENES, make_scene
 from ikcore.rigs.scene import MAX_COORDINATE
 
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target"}
 
 
 @pytest.mark.parametrize("name", CHAIN_SCENES)
@@ -26,6 +26,8 @@ def test_far_target_keeps_a_finite_pose(name, far):
     scene.set_target(DRAGGED[name], point)
     if name == "race":
         scene.set_params(rate=60)  # the replay of the lanes' solves (every pose of it checked) within 150 frames
+    if name == "steps":
+        scene.set_params(step=scene.state()["steps"]["count"] - 1)  # the trace's last step: the verdict
     for _ in range(150):
         scene.step(1 / 60)
         scene.write(buf)

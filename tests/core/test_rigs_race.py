@@ -1,6 +1,5 @@
 """The race replayed: each lane drawn iteration by iteration at the chart's pace, its pose after k iterations
-that of its own solve (for every method but FABRIK->DLS, whose budget splits between two phases), and the
-whole race within the box the page frames."""
+that of its own solve, and the whole race within the box the page frames."""
 
 import math
 
@@ -38,9 +37,8 @@ def test_each_lane_is_replayed_iteration_by_iteration(rate):
             if lane.shown < lane.iterations:
                 assert chain["status"] == "running" and chain["iterations"] == lane.shown
                 assert chain["error"] == lane.errors[lane.shown]
-                if lane.method != "fabrik_dls":
-                    # The pose drawn is the solve's own after that many iterations: its error is the curve's.
-                    assert effector_error(scene, lane) == pytest.approx(lane.errors[lane.shown], rel=1e-9, abs=1e-12)
+                # The pose drawn is the solve's own after that many iterations: its error is the curve's.
+                assert effector_error(scene, lane) == pytest.approx(lane.errors[lane.shown], rel=1e-9, abs=1e-12)
             else:
                 assert chain["status"] == lane.status and chain["error"] == lane.errors[-1]
                 assert effector_error(scene, lane) == pytest.approx(lane.errors[-1], rel=1e-9, abs=1e-12)

@@ -39,6 +39,23 @@ def results():
             rows.append({"case": name, "status": sol.status, "iterations": sol.iterations, "error": sol.error,
                          "positions": [list(p) for p in sol.positions]})
         out["methods"][method] = rows
+    out["traces"] = traces()
+    return out
+
+
+def traces():
+    """Per method, the trace of the first case: its steps (phase, iteration, joint, caption, positions)
+    and whether its solution equals ``solve``'s."""
+    name, chain, target = cases()[0]
+    out = {}
+    for method in ikcore.METHODS:
+        if method == "two_bone":
+            chain = ikcore.Chain(TWO)
+            target = (0.9, 0.8, 0.2)
+        traced = ikcore.trace(chain, target, method=method)
+        out[method] = {"same_as_solve": traced.solution == ikcore.solve(chain, target, method=method),
+                       "steps": [{"phase": s.phase, "iteration": s.iteration, "joint": s.joint, "caption": s.caption,
+                                  "positions": [list(p) for p in s.positions]} for s in traced.steps]}
     return out
 
 

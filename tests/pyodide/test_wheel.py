@@ -79,3 +79,18 @@ def test_method_matches_cpython(method, in_pyodide, in_cpython):
             assert all(math.isfinite(v) for v in q), case
             assert math.dist(p, q) <= POSITION_TOLERANCE, (case, p, q)
     assert solved, f"{method} refused every case"
+
+
+@pytest.mark.parametrize("method", ikcore.METHODS)
+def test_trace_matches_cpython(method, in_pyodide, in_cpython):
+    ours = in_cpython["traces"][method]
+    theirs = in_pyodide["traces"][method]
+    assert theirs["same_as_solve"] and ours["same_as_solve"]
+    assert [(s["phase"], s["iteration"], s["joint"]) for s in theirs["steps"]] == \
+        [(s["phase"], s["iteration"], s["joint"]) for s in ours["steps"]]
+    assert len(ours["steps"]) > 2
+    for a, b in zip(ours["steps"], theirs["steps"]):
+        # The captions round their numbers: the same text unless a value sits on a rounding edge.
+        assert b["caption"].split(" ")[:2] == a["caption"].split(" ")[:2]
+        for p, q in zip(a["positions"], b["positions"]):
+            assert math.dist(p, q) <= POSITION_TOLERANCE, (method, a["caption"], p, q)

@@ -3,13 +3,14 @@
 // the same checks), and by an embedding page's messages (embed.js wraps its setters to report changes).
 // Arguments are checked here; the work is the demo's (app.js) and Python's, which checks names and ranges
 // again. on(event, listener) tells the panel (or any script) what changed: "scene" (a new scene is shown),
-// "params" (the parameters in force), "overlays", "selected" (the gizmo's target, or null), "gizmo" (its mode).
+// "params" (the parameters in force), "overlays", "selected" (the gizmo's target, or null), "gizmo" (its mode),
+// "step" (the step shown of a solve shown step by step: {index, count, iteration, phase, joint, caption}).
 
 import { downloadText } from "./download.js";
 import { checkParams } from "./params.js";
 import { QUALITIES } from "./permalink.js";
 
-const EVENTS = ["scene", "params", "overlays", "selected", "gizmo"];
+const EVENTS = ["scene", "params", "overlays", "selected", "gizmo", "step"];
 
 function checkPoint(values, what, n) {
   if (!Array.isArray(values) || values.length !== n || !values.every(Number.isFinite)) {
@@ -34,7 +35,7 @@ export function createApi(demo) {
     ready: demo.ready,
     /**
      * Call `listener(detail)` after each `event` (one of "scene", "params", "overlays", "selected",
-     * "gizmo"); returns a function that stops it.
+     * "gizmo", "step"); returns a function that stops it.
      */
     on(event, listener) {
       const set = listeners.get(event);
@@ -83,6 +84,22 @@ export function createApi(demo) {
       if (params === null || typeof params !== "object" || Array.isArray(params)) throw new Error("set() takes an object of parameters");
       // Checked here with the specs Python applies (as links are): a refused call changes nothing.
       const { values, errors } = checkParams(demo.layout.param_specs, params, demo.layout.scene);
+      if (errors.length) throw new Error(errors.join("; "));
+      demo.applied(demo.command("set", values));
+      return demo.state();
+    },
+    /**
+     * Show step `index` of the solve a scene shows step by step (the steps scene; a link's `step=`): an integer
+     * from 0 to the trace's count less one (`state().steps.count`).
+     */
+    stepTo(index) {
+      demo.running();
+      const { layout } = demo;
+      if (!Object.hasOwn(layout.param_specs, "step")) {
+        throw new Error(`scene ${JSON.stringify(layout.scene)} shows no steps (the steps scene does: setScene("steps"))`);
+      }
+      if (!Number.isInteger(index)) throw new Error(`stepTo(index) takes a step number (an integer), got ${String(index)}`);
+      const { values, errors } = checkParams(layout.param_specs, { step: index }, layout.scene);
       if (errors.length) throw new Error(errors.join("; "));
       demo.applied(demo.command("set", values));
       return demo.state();

@@ -94,6 +94,8 @@ function state() {
     view: demo.view ? demo.view.describe() : null,
     chains: buf ? chainStates(layout, buf) : [],
     targets: buf ? targetPositions(layout, buf) : {},
+    // The step shown, in a scene that shows a solve step by step (the steps scene's view).
+    steps: demo.view?.steps ? { ...demo.view.steps } : null,
   };
 }
 
@@ -154,7 +156,7 @@ function showScene(info) {
   }
   const View = viewFor(layout.scene);
   const view = demo.view = new View({ stage, camera: demo.camera, layout, buf, note, insets, api, terrain: ground,
-    command: (name, args) => loop.command(name, args) });
+    command: (name, args) => loop.command(name, args), emit: (event, detail) => demo.emit(event, detail) });
   demo.overlay = new LimitOverlay(stage.scene, layout);
   demo.overlay.visible = demo.limitsShown;
   demo.handles.attach(view, view.ground);
@@ -171,12 +173,18 @@ function showScene(info) {
   showHint();
 }
 
-/** A command's result ({params}, the values in force) becomes the scene's parameters and the panel's. */
+/**
+ * A command's result (the scene's state: {params}, the values in force) becomes the scene's parameters and the
+ * panel's, and the view hears of it. A scene whose chains changed with its parameters (the steps scene's, a new
+ * `revision`) is shown anew: its layout, its buffer and a view for them.
+ */
 function applied(result) {
+  if ((result.revision ?? 0) !== (demo.layout.revision ?? 0)) showScene(loop.command("layout", {}));
   const was = demo.layout.params.animate;
   demo.layout.params = result.params;
   if (result.params.animate && !was) demo.motionAsked = true;
   showHint();
+  demo.view.applied(result);
   demo.emit("params", { ...result.params });
   return result;
 }

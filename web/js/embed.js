@@ -10,11 +10,14 @@
 //   {type: "ikcore", command: "setTarget", name, position: [x, y, z], orientation?: [w, x, y, z]}
 //   {type: "ikcore", command: "set", params: {tolerance: 0.001, ...}}
 //   {type: "ikcore", command: "state"}                    {type: "ikcore", command: "pose"}
+//   {type: "ikcore", command: "stepTo", index}            (the steps scene; also written {type: "stepTo", index})
 // each with an optional `id` (a short string or a number) echoed in the answer. The demo answers
 //   {type: "ikcore", event: "result", id, ok: true, state} (or pose), or {..., ok: false, error}
 // and posts on its own {type: "ikcore", event: "ready", state} after the first frame,
 // {type: "ikcore", event: "change", state} after any change of scene, method, parameters or targets
-// (from a message, the panel, a drag or a new hash; at most five a second), and
+// (from a message, the panel, a drag or a new hash; at most five a second),
+// {type: "ikcore", event: "step", step: {index, count, iteration, phase, joint, caption}} on each change of
+// the step shown (the steps scene: playing, stepping, the slider, a message, a new trace), and
 // {type: "ikcore", event: "failed", error}.
 //
 // Origins. A message is handled only when it comes from window.parent and its origin is allowed: this
@@ -31,7 +34,9 @@
 
 import { parseHash } from "./permalink.js";
 
-const COMMANDS = new Set(["setScene", "setMethod", "setTarget", "set", "state", "pose"]);
+const COMMANDS = new Set(["setScene", "setMethod", "setTarget", "set", "state", "pose", "stepTo"]);
+/** The largest step index a message may name (the demo checks it against the trace shown). */
+const MAX_STEP = 1e6;
 const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const PARAM_RE = /^[a-z_]{1,32}$/;
 const MAX_PARAMS = 16;
@@ -183,8 +188,22 @@ export function checkMessage(data) {
       }
       return { command, args: [params] };
     }
+    case "stepTo": {
+      const { index } = data;
+      if (!Number.isInteger(index) || index < 0 || index > MAX_STEP) {
+        throw new Error("stepTo takes index: a step number (an integer from 0)");
+      }
+      return { command, args: [index] };
+    }
     default: return { command, args: [] };
   }
+}
+
+/** A message's data as the commands read it: `{type: "stepTo", index}` is short for the stepTo command. */
+function asCommand(data) {
+  if (!plainObject(data)) return null;
+  if (data.type === "stepTo") return { type: "ikcore", command: "stepTo", index: data.index, id: data.id };
+  return data.type === "ikcore" && "command" in data ? data : null;
 }
 
 function checkId(id) {
@@ -240,11 +259,15 @@ export function connectParent(api, { hash = location.hash, note = () => {} } = {
 
   // A new hash set by the parent (the iframe's src) applies as a link: a change too.
   window.addEventListener("hashchange", changed);
+  // Each step shown, as it changes (not throttled: a walkthrough's text may follow it).
+  api.on("step", (step) => {
+    if (ready) post({ event: "step", step });
+  });
 
   window.addEventListener("message", (event) => {
     if (event.source !== parent || !allowed.has(event.origin)) return;
-    const data = event.data;
-    if (!plainObject(data) || data.type !== "ikcore" || !("command" in data)) return;
+    const data = asCommand(event.data);
+    if (data === null) return;
     target = event.origin;
     const id = checkId(data.id);
     if (id === null) {

@@ -63,10 +63,11 @@ export class ControlPanel {
 
     const own = gui.addFolder(info.folder);
     for (const [key, spec] of Object.entries(info.param_specs)) {
-      if (key === "method" || key in COMMON) continue;
+      // A parameter the view has its own control for (the steps scene's step) stays out of the panel.
+      if (key === "method" || key in COMMON || spec.panel === false) continue;
       this.follow(key, this.control(own, key, spec, info.labels[key] ?? key.replace(/_/g, " ")));
     }
-    own.add(values, "animate").name(COMMON.animate).onChange(guard((v) => api.set({ animate: v })));
+    own.add(values, "animate").name(info.labels.animate ?? COMMON.animate).onChange(guard((v) => api.set({ animate: v })));
     if (info.targets.some((t) => t.oriented)) {
       own.add(values, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").onChange(guard((v) => api.setGizmo(v)));
     }

@@ -56,6 +56,10 @@ export class Handles {
   attach(view, ground) {
     this.view = view;
     this.ground = ground;
+    // The axes the view's scene moves targets along (a planar scene keeps them in its plane).
+    this.gizmo.showX = view.gizmoAxes.includes("x");
+    this.gizmo.showY = view.gizmoAxes.includes("y");
+    this.gizmo.showZ = view.gizmoAxes.includes("z");
     this.deselect();
   }
 

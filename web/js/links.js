@@ -78,13 +78,24 @@ export class Links {
       ignored.push("quality (takes effect when the page is opened with it: reload)");
     }
     if (link.scene) demo.showScene(demo.command("set_scene", { name: link.scene }));
-    const { params, targets, ignored: unfit } = resolveLink(link, demo.layout);
+    const { params: all, targets, ignored: unfit } = resolveLink(link, demo.layout);
     ignored.push(...unfit);
+    // The step shown (the steps scene) is a step of the trace that the other parameters and the targets make:
+    // it applies last.
+    const { step, ...params } = all;
     if (Object.keys(params).length) {
       try {
         demo.applied(demo.command("set", params));
-      } catch (error) {
-        ignored.push(`parameters (${error.message})`);
+      } catch {
+        // Python refused them together: each on its own, in the link's order, so that only what is refused is
+        // left out.
+        for (const [key, value] of Object.entries(params)) {
+          try {
+            demo.applied(demo.command("set", { [key]: value }));
+          } catch (error) {
+            ignored.push(`${key} (${error.message.replace(/^\w+Error: /, "")})`);
+          }
+        }
       }
     }
     if (link.overlays !== undefined) demo.api.showLimits(link.overlays);
@@ -93,6 +104,13 @@ export class Links {
         demo.api.setTarget(name, position, orientation);
       } catch (error) {
         ignored.push(`t.${name} (${error.message.replace(/^\w+Error: /, "")})`);
+      }
+    }
+    if (step !== undefined) {
+      try {
+        demo.applied(demo.command("set", { step }));
+      } catch (error) {
+        ignored.push(`step (${error.message.replace(/^\w+Error: /, "")})`);
       }
     }
     if (link.camera) demo.camera.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });

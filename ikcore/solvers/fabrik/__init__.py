@@ -89,6 +89,8 @@ def run(problem, steps=None):
         frames = search.reach_out()
         if problem.error(frames) > problem.start_error:
             frames = start
+        if steps is not None:
+            steps.reach(frames.points)
         return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     search.prepare(problem.pole)
     result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
@@ -141,10 +143,14 @@ class PointSearch(Search):
             # On the target's line, or a pole to turn toward: curl it first.
             self.reference = settle(chain, degenerate.bend(chain, self.reference, toward, target))
             self._take(self.reference.columns)
+            if self.steps is not None:
+                self.steps.setup(self.reference.points, "bend")
         elif toward is not None and self.cones is not None:
             self._take(zip(*pole.swivel(self.reference.points, toward, chain.reach)))
             self.cones.forward(self.xs, self.ys, self.zs)
             self._measure()
+            if self.steps is not None:
+                self.steps.setup(list(zip(self.xs, self.ys, self.zs)), "turn")
 
     def _measure(self):
         self.error = dist((self.xs[-1], self.ys[-1], self.zs[-1]), self.target)
@@ -236,13 +242,19 @@ class FramedSearch(Search):
         frames = self.problem.start
         if degenerate.straight(chain, frames, None if toward is not None else target):
             self._take(settle(chain, degenerate.bend(chain, frames, toward, target)))
+            if self.steps is not None:
+                self.steps.setup(list(self.state[2]), "bend")
         elif toward is not None:
             self._take(self.reposed(chain, frames, pole.swivel(frames.points, toward, chain.reach,
                                                               chain.plan.plane is not None)))
+            if self.steps is not None:
+                self.steps.setup(list(self.state[2]), "turn")
 
     def step(self, iteration):
         if self.finisher is None and iteration > 2 and self.error > self.SLOW * self.last:
             self.finisher = finishing_search(self.problem, self.best, self.steps)
+            if self.steps is not None:
+                self.steps.setup(self.best.points, "handover")
         if self.finisher is not None:
             self.finisher.step(iteration)
             self.error = self.finisher.error
@@ -274,6 +286,8 @@ class FramedSearch(Search):
         if self.finisher is None:
             # The passes crawl: damped least squares finishes from the best pose.
             self.finisher = finishing_search(self.problem, frames, self.steps)
+            if self.steps is not None:
+                self.steps.setup(frames.points, "handover")
         else:
             self.finisher.restart(kept, rng)
         self.error = self.finisher.error

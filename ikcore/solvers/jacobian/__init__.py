@@ -154,6 +154,8 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
             and not problem.met(start) and budget > 0:
         points = reach.nearest_pose(chain, problem.target, start.points)
         frames = placed(chain, start, points)
+        if steps is not None:
+            steps.reach(frames.points)
         outcome = Outcome(frames, 1, [*errors, problem.error(frames)])
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
@@ -181,6 +183,9 @@ class JacobianSearch(Search):
         self.oriented = problem.orientation is not None
         self.c = problem.orientation_weight if self.oriented else 0.0
         self.restarts = 0
+        # The iteration being stepped (the steps hook numbers what it records by it; the secondary
+        # objectives' steps count on from the task's).
+        self.iteration = 0
         self.take(problem.start)
 
     def take(self, frames, e=None):
@@ -197,6 +202,7 @@ class JacobianSearch(Search):
         return self.F ** 0.5
 
     def step(self, iteration):
+        self.iteration = iteration
         F = self.F
         candidate = self.attempt(None, lambda new, e: sum(v * v for v in e) < F)
         if candidate is None:
@@ -205,16 +211,17 @@ class JacobianSearch(Search):
         self.take(candidate[0], candidate[1])
         self.stuck = self.F > (1.0 - self.rule.least_gain) ** 2 * F
 
-    def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP):
+    def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP, tries=MAX_ATTEMPTS):
         """One step (see the module docstring) from :attr:`frames`, starting at ``scale`` of its
-        length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first try ``keep(frames, residual)`` keeps, or
-        ``None`` when none is. ``descent``: the secondary objectives' (per joint a world vector), or ``None``;
-        a step with one is halved when refused, never damped (damping shortens the task's part)."""
+        length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first
+        of at most ``tries`` that ``keep(frames, residual)`` keeps, or ``None`` when none is.
+        ``descent``: the secondary objectives' (per joint a world vector), or ``None``; a step with
+        one is halved when refused, never damped (damping shortens the task's part)."""
         chain, frames, rule = self.chain, self.frames, self.rule
         jac = JointJacobian(chain, frames, self.c, self.oriented)
         limits = pose_limits(chain, frames, jac)
         blocked = {}
-        for _ in range(MAX_ATTEMPTS):
+        for _ in range(tries):
             # Solve, dropping the axes that would push a joint through its limit (each at most once).
             for _ in range(1 + sum(len(v) for v in limits.values())):
                 turns = rule.step(jac, self.e, descent)
@@ -229,9 +236,11 @@ class JacobianSearch(Search):
                 return None
             e = residual(self.problem, new, self.c)
             if keep(new, e):
-                rule.accepted()
                 if self.steps is not None:
-                    self.steps.jacobian(frames, new, turns, scale, rule.damping, rule.alpha)
+                    # With the damping this step was made with (an accepted step lowers it for the next).
+                    self.steps.jacobian(self.iteration, frames, new, turns, scale, max_step, rule.damping,
+                                        rule.alpha, descent is not None)
+                rule.accepted()
                 return new, e, scale
             if descent is not None or not rule.refused():
                 scale *= 0.5
@@ -249,5 +258,5 @@ class JacobianSearch(Search):
         self.take(restart_frames(self.problem, self.settle(kept), rng, angle, within=True))
         self.rule.reset()
         if self.steps is not None:
-            self.steps.setup(self.frames.points, "restart")
+            self.steps.setup(self.frames.points, "restart", iteration=self.iteration)
         return True

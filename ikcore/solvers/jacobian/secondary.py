@@ -35,6 +35,10 @@ SLACK_ANGLE = 0.02
 MAX_TURN = 0.2
 #: Task steps at most to take the end back onto the target after a secondary step.
 RETURNS = 3
+#: Tries of one secondary step, each half the one before, before the steps end: where the cost is
+#: already near its least on the task's self-motion (a pose tracked frame after frame), more tries
+#: would each cost a Jacobian and a pose for a gain of nothing.
+TRIES = 4
 #: A secondary step shorter than this fraction of its first length ends the steps.
 MIN_SCALE = 1e-3
 
@@ -57,8 +61,10 @@ def polish(search, frames, budget):
 
     taken, scale = 0, 1.0
     while cost > 0.0 and taken < budget and scale > MIN_SCALE:
-        step = search.attempt(descent(objectives, chain, met), keep, scale, MAX_TURN)
+        search.iteration += 1
+        step = search.attempt(descent(objectives, chain, met), keep, scale, MAX_TURN, TRIES)
         if step is None:
+            search.iteration -= 1
             break
         taken += 1
         search.take(step[0], step[1])
@@ -86,8 +92,10 @@ def back_to_target(search, budget):
     taken = 0
     while not problem.met(search.frames) and taken < min(budget, RETURNS):
         F = search.F
+        search.iteration += 1
         step = search.attempt(None, lambda new, e: sum(v * v for v in e) < F)
         if step is None:
+            search.iteration -= 1
             break
         taken += 1
         search.take(step[0], step[1])

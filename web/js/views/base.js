@@ -15,6 +15,9 @@
 //   methodLabel                   what the HUD says the scene solves with (null: the method's name)
 //   chainNoun                     what the HUD calls a chain ("chain", "leg", "lane")
 //   keydown(key)                  a key pressed on the page: true if the view used it
+//   applied(state)                a command changed the scene: its state after it (a set, a drag, a release)
+//   steps                         the step shown, where the scene shows a solve step by step (ikDemo.state().steps)
+//   gizmoAxes                     the axes the drag gizmo offers ("xyz"; "xy" for a scene in a plane)
 //   describe()                    what it draws, for ikDemo.state().view (tests)
 //   dispose()                     remove everything it added
 
@@ -26,7 +29,8 @@ export class SceneView {
   /**
    * @param {object} context {stage, camera (camera.js), layout, buf (the first frame, in the world), command
    *   (Python's, for what the view reads: a race's curves), api (window.ikDemo, for what it changes), note,
-   *   insets (what the page's overlays cover), terrain (the terrain mesh, or null)}
+   *   insets (what the page's overlays cover), terrain (the terrain mesh, or null), emit (tells ikDemo's
+   *   listeners of an event)}
    */
   constructor(context) {
     this.context = context;
@@ -39,6 +43,8 @@ export class SceneView {
     this.methodLabel = null;
     this.chainNoun = "chain";
     this.ground = null;
+    this.steps = null;
+    this.gizmoAxes = "xyz";
     this.parts = [];
     this.targets = this.part(new Targets(this.scene, this.layout, this.targetStyle()));
     this.limbs = this.part(new RigidLimbs(this.scene, this.layout, this.limbStyle(), (k) => this.rigid(k)));
@@ -116,6 +122,8 @@ export class SceneView {
   keydown() {
     return false;
   }
+
+  applied() {}
 
   clickedGround() {}
 

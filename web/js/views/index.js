@@ -7,5 +7,6 @@ import "./spider.js";
 import "./race.js";
 import "./robot.js";
 import "./crowd.js";
+import "./steps.js";
 
 export { viewFor } from "./registry.js";
