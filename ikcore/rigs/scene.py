@@ -4,7 +4,7 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, steps
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd, steps
     layout = scene.layout()               # once: counts, offsets, static descriptions (again when
                                           # its "revision" changes: the steps scene's chain)
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
@@ -639,7 +639,11 @@ def _factory(module, cls):
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
-          "robot": _factory("robot", "RobotScene"), "steps": _factory("steps", "StepsScene")}
+          "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene"),
+          "steps": _factory("steps", "StepsScene")}
+#: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
+#: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
+CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")
 
 
 def make_scene(name, **options):

@@ -56,9 +56,37 @@ GROUPS = [0, 1, 0, 1, 1, 0, 1, 0]
 POLE = (COXA + 0.5 * FEMUR, 1.5, 0.0)  # in the coxa's frame: knees up
 #: The body's two drawn bones, in its frame: (from, to, radius).
 BODY_BONES = (((0.28, 0.02, 0.0), (-0.12, 0.0, 0.0), 0.24), ((-0.38, 0.06, 0.0), (-0.85, 0.16, 0.0), 0.33))
+#: A leg's rest points in its coxa's frame: the femur's root, the knee, the foot.
+_KNEE = (COXA + FEMUR * math.cos(FEMUR_REST), FEMUR * math.sin(FEMUR_REST), 0.0)
+LEG_POINTS = ((COXA, 0.0, 0.0), _KNEE,
+              (_KNEE[0] + TIBIA * math.cos(TIBIA_REST), _KNEE[1] + TIBIA * math.sin(TIBIA_REST), 0.0))
 
 
-def _ground_plane(feet):
+def leg_joints():
+    """The femur's and the tibia's hinges, about the coxa's z axis (degrees from rest)."""
+    return [Hinge((0.0, 0.0, 1.0), -75.0, 45.0), Hinge((0.0, 0.0, 1.0), -55.0, 80.0)]
+
+
+def mounts():
+    """Where the eight legs hang from the body, in its frame: per leg ``(hip, base, rest)``.
+
+    ``hip`` is the coxa's point ``(x, y, z)``, ``base`` its rest heading (radians
+    about +y from forward; left legs, on -z, first) and ``rest`` the foot's rest
+    spot ``(x, z)``: the rest foot, ``LEG_POINTS[-1][0]`` out from the hip along
+    its heading.
+    """
+    reach = LEG_POINTS[-1][0]
+    out = []
+    for i in range(8):
+        side = -1.0 if i < 4 else 1.0  # left legs on -z
+        a = math.radians(HIPS[i % 4])
+        base = a if side < 0 else -a
+        hip = (0.36 * math.cos(a), 0.0, side * 0.24 * math.sin(a))
+        out.append((hip, base, (hip[0] + reach * math.cos(base), hip[2] - reach * math.sin(base))))
+    return out
+
+
+def ground_plane(feet):
     """The body's aim over the feet: the least-squares plane's unit normal (tilted ``MAX_TILT`` at
     most) and the feet's mean height, as ``((nx, ny, nz), mean y)``."""
     # The mean, then the plane y = a + b x + c z through the points centred on it (a 2 x 2 system).
@@ -126,24 +154,16 @@ class SpiderScene(Scene):
         self.skeleton = sk = Skeleton()
         self.body = sk.add_node("body")
         self.hips, self.bases, self.coxae, self.rest_local = [], [], [], []
-        knee = (COXA + FEMUR * math.cos(FEMUR_REST), FEMUR * math.sin(FEMUR_REST), 0.0)
-        foot = (knee[0] + TIBIA * math.cos(TIBIA_REST), knee[1] + TIBIA * math.sin(TIBIA_REST), 0.0)
-        joints = [Hinge((0.0, 0.0, 1.0), -75.0, 45.0), Hinge((0.0, 0.0, 1.0), -55.0, 80.0)]
-        for i in range(8):
-            side = -1.0 if i < 4 else 1.0  # left legs on -z
-            a = math.radians(HIPS[i % 4])
-            base = a if side < 0 else -a
-            hip = (0.36 * math.cos(a), 0.0, side * 0.24 * math.sin(a))
+        joints = leg_joints()
+        for i, (hip, base, rest) in enumerate(mounts()):
             coxa = sk.add_node(f"coxa{i}", "body", hip, _yaw(base))
-            bound = sk.add_chain(f"leg{i}", coxa, [(COXA, 0.0, 0.0), knee, foot], joints)
+            bound = sk.add_chain(f"leg{i}", coxa, LEG_POINTS, joints)
             # The coxa is drawn as the leg's lead: from the coxa node to the femur's root.
             self.add_limb(Limb(bound, [0.05, 0.03], [0.055, 0.045, 0.025], target=f"foot{i}", lead=0.055))
             self.hips.append(hip)
             self.bases.append(base)
             self.coxae.append(coxa)
-            # Rest spot of the foot, horizontal, in the body frame.
-            reach = foot[0]
-            self.rest_local.append((hip[0] + reach * math.cos(base), hip[2] - reach * math.sin(base)))
+            self.rest_local.append(rest)
         self.yaws = [0.0] * 8
         self.heading = 0.0
         self.position = [0.0, 0.0]
@@ -280,7 +300,7 @@ class SpiderScene(Scene):
         feet = [f.land if f.stepping else f.position for f in self.gait.feet]
         if feet != self._footing:
             self._footing = feet
-            self._plane = _ground_plane(feet)
+            self._plane = ground_plane(feet)
         (nx, ny, nz), my = self._plane
         # Ease the tilt and height (a step landing does not jolt the body).
         w = 1.0 if dt == 0.0 else min(1.0, 6.0 * dt)

@@ -70,6 +70,7 @@ SECTIONS = {
     "legs": batched.legs_section,
     "pyodide": in_node.section,
     "browser": in_browser.section,
+    "spiders": in_browser.spiders_section,
 }
 
 
@@ -97,7 +98,7 @@ def headline(results):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--section", default="cpython,hard,robot,tracking,batch,legs,pyodide,browser",
+    parser.add_argument("--section", default="cpython,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")

@@ -12,7 +12,7 @@ import pytest
 
 import ikcore
 from ikcore import rotation as rot
-from ikcore.rigs import SCENES, STATUS_CODES, make_scene, to_world
+from ikcore.rigs import CHAIN_SCENES, STATUS_CODES, make_scene, to_world
 from ikcore.rigs.arm import natural_hand
 
 FRAMES = 2000
@@ -84,7 +84,7 @@ def run(name):
 # -- long runs ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(SCENES))
+@pytest.mark.parametrize("name", CHAIN_SCENES)
 def test_2000_frames_with_moving_targets_never_give_nan(name):
     r = run(name)
     assert r.nonfinite == 0
@@ -204,7 +204,7 @@ def test_natural_hand_is_the_straight_wrist_pose():
 # -- the buffer --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(SCENES))
+@pytest.mark.parametrize("name", CHAIN_SCENES)
 def test_buffer_follows_the_layout(name):
     scene = make_scene(name)
     layout = scene.layout()

@@ -6,13 +6,13 @@ import math
 import pytest
 
 from ikcore import IKError
-from ikcore.rigs import SCENES, make_scene
+from ikcore.rigs import CHAIN_SCENES, make_scene
 from ikcore.rigs.scene import MAX_COORDINATE
 
 DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target"}
 
 
-@pytest.mark.parametrize("name", list(SCENES))
+@pytest.mark.parametrize("name", CHAIN_SCENES)
 @pytest.mark.parametrize("far", [1e9, -1e9])
 def test_far_target_keeps_a_finite_pose(name, far):
     scene = make_scene(name)
@@ -37,7 +37,7 @@ def test_far_target_keeps_a_finite_pose(name, far):
     assert all(abs(v) < 1e3 for v in chain["effector"])
 
 
-@pytest.mark.parametrize("name", list(SCENES))
+@pytest.mark.parametrize("name", CHAIN_SCENES)
 @pytest.mark.parametrize("value", [MAX_COORDINATE * 10, -1e200])
 def test_target_beyond_the_solvers_is_refused_at_once(name, value):
     scene = make_scene(name)

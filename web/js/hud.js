@@ -54,6 +54,14 @@ export class Timing {
     return n % 2 ? part[(n - 1) / 2] : 0.5 * (part[n / 2 - 1] + part[n / 2]);
   }
 
+  /** How many of the last frames took Python over `budget` ms: [over, frames looked at]. */
+  over(budget) {
+    const n = Math.min(this.pyCount, TIMING_WINDOW);
+    let over = 0;
+    for (let i = 0; i < n; i++) if (this.pyTimes[i] > budget) over++;
+    return [over, n];
+  }
+
   fps() {
     const n = Math.min(this.frames, this.frameTimes.length);
     if (n < 2) return 0;
@@ -145,6 +153,12 @@ export class Hud {
       `${layout.scene} · ${view.methodLabel ?? layout.params.method}`,
       `${timing.fps().toFixed(0)} fps · Python ${timing.last.toFixed(2)} ms (median ${timing.median().toFixed(2)})`,
     ];
+    if (view.hudLines) {
+      // A view that sums its scene up itself (the crowd, whose legs are no chains of the contract).
+      this.more.hidden = true;
+      this.text.textContent = lines.concat(view.hudLines(buf, timing)).join("\n");
+      return;
+    }
     const chains = chainStates(layout, buf);
     const few = chains.length <= 4;
     this.more.hidden = few;

@@ -6,6 +6,7 @@ import "./tentacles.js";
 import "./spider.js";
 import "./race.js";
 import "./robot.js";
+import "./crowd.js";
 import "./steps.js";
 
 export { viewFor } from "./registry.js";
