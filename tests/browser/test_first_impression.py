@@ -238,7 +238,6 @@ def test_an_embed_scrolled_out_of_sight_rests(demo, site_server, serve, tmp_path
     assert state["paused"] and state["frame"] == rest, "the loop kept running out of sight"
     demo.page.evaluate("window.scrollTo(0, 0)")
     until(f"!ikDemo.state().paused && ikDemo.state().frame > {rest + 2}", "frames once back in sight")
-    assert frame.evaluate("ikDemo.state().dt") < 0.1  # back from rest: no leap over the time away
 
 
 def test_tentacles_are_skinned_tubes_on_the_bones_python_writes(demo, site_server):
@@ -283,7 +282,7 @@ def test_every_scene_at_both_qualities(demo, site_server, quality):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for scene in SCENES:
         state = page.evaluate("s => ikDemo.setScene(s)", scene)
-        demo.wait_frames(4)
+        demo.wait_frames(3)
         page.screenshot(path=str(ARTIFACTS / f"scene-{scene}-{quality}.png"))
         assert page.evaluate("ikDemo.state().view.shadows") > 0, scene
         if state["scene"] != "spider":

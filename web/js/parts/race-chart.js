@@ -16,9 +16,12 @@ const LABELS = {
   dls: "DLS", fabrik_dls: "FABRIK→DLS",
 };
 
-/** A method's name as the race shows it. */
-export function laneLabel(method) {
-  return LABELS[method] ?? method;
+// Where the chart is narrow (a small frame, a phone).
+const SHORT = { jacobian_transpose: "J transp.", pseudo_inverse: "pseudo-inv." };
+
+/** A method's name as the race shows it (`short`: in a narrow chart). */
+export function laneLabel(method, short = false) {
+  return (short && SHORT[method]) || LABELS[method] || method;
 }
 
 export class RaceChart {
@@ -97,8 +100,12 @@ export class RaceChart {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
     // The table takes the right part; a narrow chart (a phone) keeps it narrower, without the shares.
+    const n = this.lanes.length;
     const narrow = w < 560;
-    const table = narrow ? 150 : 268;
+    // Rows too short for two lines of text (a short window, a small frame) put a lane's status beside its
+    // name: the table is wider then, and leaves out the times.
+    const oneLine = (h - 24) / n < 26;
+    const table = narrow ? Math.min(230, Math.round(0.45 * w)) : oneLine ? 300 : 268;
     const left = 44;
     const right = w - table - 12;
     const top = 22;
@@ -131,7 +138,6 @@ export class RaceChart {
     ctx.textAlign = "right";
     ctx.fillText(`${iterations} it`, right, bottom + 6);
     ctx.lineWidth = 2;
-    const n = this.lanes.length;
     this.lanes.forEach((lane, k) => {
       const count = Math.min(lane.errors.length, upTo + 1);
       if (!count) return;
@@ -151,7 +157,7 @@ export class RaceChart {
     const row = (h - 24) / n;
     ctx.textBaseline = "middle";
     this.lanes.forEach((lane, k) => {
-      const cy = 18 + row * (k + 0.5);
+      const cy = 18 + row * (k + 0.5) + (oneLine ? 6 : 0);
       const done = lane.errors.length && upTo >= lane.errors.length - 1;
       const color = LANE_COLORS[k % LANE_COLORS.length];
       ctx.strokeStyle = color;
@@ -164,12 +170,13 @@ export class RaceChart {
       ctx.setLineDash([]);
       ctx.fillStyle = color;
       ctx.textAlign = "left";
-      ctx.fillText(laneLabel(lane.method), tx + 28, cy - 6);
+      ctx.fillText(laneLabel(lane.method, narrow || oneLine), tx + 28, cy - 6);
       ctx.fillStyle = "#c9ced8";
       const status = done ? lane.status : "running";
       const shownIt = done ? lane.iterations : Math.min(upTo, lane.iterations);
-      ctx.fillText(narrow ? `${status} · ${shownIt} it` : `${status} · ${shownIt} it · ${lane.ms.toFixed(2)} ms`,
-        tx + 28, cy + 7);
+      const text = narrow || oneLine ? `${status} · ${shownIt} it` : `${status} · ${shownIt} it · ${lane.ms.toFixed(2)} ms`;
+      if (oneLine) ctx.fillText(text, tx + 28 + ctx.measureText(`${laneLabel(lane.method, narrow || oneLine)} `).width, cy - 6);
+      else ctx.fillText(text, tx + 28, cy + 7);
       if (narrow) return;
       const shares = lane.shares;
       const bw = 7;

@@ -14,6 +14,7 @@
 //   labels                        {param: label} for the panel; folder: its title for the scene's own params
 //   methodLabel                   what the HUD says the scene solves with (null: the method's name)
 //   chainNoun                     what the HUD calls a chain ("chain", "leg", "lane")
+//   hudChains                     whether the HUD lists the chains (the race's chart does it instead)
 //   keydown(key)                  a key pressed on the page: true if the view used it
 //   describe()                    what it draws, for ikDemo.state().view (tests)
 //   dispose()                     remove everything it added
@@ -38,6 +39,7 @@ export class SceneView {
     this.folder = "scene";
     this.methodLabel = null;
     this.chainNoun = "chain";
+    this.hudChains = true;
     this.ground = null;
     this.parts = [];
     this.targets = this.part(new Targets(this.scene, this.layout, this.targetStyle()));

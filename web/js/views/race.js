@@ -28,6 +28,8 @@ class RaceView extends SceneView {
     this.folder = "race";
     this.methodLabel = "every method";
     this.chainNoun = "lane";
+    // The chart's legend gives each lane's status, iterations and time: the HUD need not repeat them.
+    this.hudChains = false;
     this.chart = new RaceChart(document.getElementById("race"), layout);
     this.sprites = layout.chains.map((chain, k) => this.sprite(chain, k, buf));
   }
