@@ -91,6 +91,21 @@ def test_the_panel_shows_what_the_method_and_scene_use(demo, site_server):
         assert 0 <= top and bottom <= min(height, chart), (label, shown[label], chart)
 
 
+def test_the_race_frames_its_lanes_clear_of_the_overlays(demo, site_server):
+    """The lanes' names (in front of the front row, the lowest thing drawn) sit above the hint and the chart, and
+    every name inside the canvas beside the panel."""
+    open_demo(demo, f"{site_server}#scene=race")
+    page = demo.page
+    demo.wait_frames(2)
+    rect = """(id) => { const b = document.getElementById(id).getBoundingClientRect();
+                        return [b.left, b.top, b.right, b.bottom]; }"""
+    hint, chart, gui = (page.evaluate(rect, name) for name in ("hint", "race", "gui"))
+    labels = page.evaluate("ikDemo.state().view.labels")
+    assert len(labels) == 6
+    for left, top, right, bottom in labels:
+        assert bottom <= min(hint[1], chart[1]) and 0 <= left and right <= gui[0], (labels, hint, chart, gui)
+
+
 def test_the_embed_panel_fits_inside_a_small_frame(demo, site_server):
     demo.page.set_viewport_size({"width": 480, "height": 320})
     open_demo(demo, f"{site_server}#embed=1")
