@@ -2,25 +2,32 @@
 
 The public API, on one screen::
 
-    chain = ikcore.Chain(points, joints=None)
-    sol = ikcore.solve(chain, target, method="fabrik", ...)
-    batch = ikcore.solve_batch(chain, targets, method="fabrik", ...)   # K copies at once
+    chain = ikcore.Chain(points, joints=None)                            # rest points, limits
+    sol = ikcore.solve(chain, target, method="fabrik", ...)               # one solve: a Solution with a status
+    sol = ikcore.solve(arm, p, "dls", orientation=R, secondary=[ikcore.AwayFromLimits()])  # redundancy spent
+    track = ikcore.Tracker(chain, "fabrik", pole=p); sol = track(target)  # every frame, warm
+    batch = ikcore.solve_batch(chain, targets, method="two_bone", ...)    # K copies at once
     skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
-    track = leg.tracker("two_bone", pole=p, local=True); sol = track(target)   # every frame
+    sol = leg.solve(target) ; track = leg.tracker("two_bone", pole=p, local=True)
     pose = ikcore.load_pose(json_text)                                   # the page's "Download pose"
 
-Scenes the page animates: :mod:`ikcore.rigs`.
-
-Rotation convention: :mod:`ikcore.rotation`.
+Joint limits: :class:`Hinge`, :class:`BallSocket` (:mod:`ikcore.constraints`).
+Secondary objectives for the Jacobian methods, ``secondary=[...]``: :class:`TowardRest`,
+:class:`AwayFromLimits`, :class:`AvoidSphere` (:mod:`ikcore.objectives`).
+Scenes the page animates: :mod:`ikcore.rigs`. Rotation convention: :mod:`ikcore.rotation`.
+Forward kinematics: :mod:`ikcore.kinematics`. The solvers, one family a package: :mod:`ikcore.solvers`.
 """
 
-from . import rotation
+from . import kinematics, rotation
 from .batch import BatchSolution, solve_batch
+from .bound import BoundChain, BoundTracker
 from .chain import Chain
 from .constraints import BallSocket, Constraint, Hinge
 from .errors import IKError
+from .kinematics import Frames
+from .objectives import AvoidSphere, AwayFromLimits, Objective, TowardRest
 from .pose import dump_pose, load_pose
-from .skeleton import BoundChain, Node, Skeleton
+from .skeleton import Node, Skeleton
 from .solution import STATUSES, Solution
 from .solve import METHODS, solve
 from .tracker import Tracker
@@ -28,21 +35,28 @@ from .tracker import Tracker
 __version__ = "0.1.0"
 
 __all__ = [
+    "AvoidSphere",
+    "AwayFromLimits",
     "BallSocket",
     "BatchSolution",
     "BoundChain",
+    "BoundTracker",
     "Chain",
     "Constraint",
+    "Frames",
     "Hinge",
     "IKError",
     "METHODS",
     "Node",
+    "Objective",
     "STATUSES",
     "Skeleton",
-    "dump_pose",
-    "load_pose",
     "Solution",
+    "TowardRest",
     "Tracker",
+    "dump_pose",
+    "kinematics",
+    "load_pose",
     "rotation",
     "solve",
     "solve_batch",

@@ -7,20 +7,28 @@ joint's rest bone direction (unit), which a ball-and-socket twists about.
 
 Angle ranges are taken as written: ``Hinge(min_deg=150, max_deg=210)`` allows the
 arc from 150 to 210 degrees through 180, and ``[-90, -10]`` stays negative.
+
+Every :meth:`Constraint.clamp` is called by the solvers inside their loops, so
+the two built-in ones work on plain floats. A user subclass may do anything;
+:mod:`ikcore.limits` checks what it returns.
 """
 
 import math
 from abc import ABC, abstractmethod
+from math import atan2, cos, fmod, pi, sin, sqrt
 
 from . import rotation as rot
 from .checks import check_float, check_vector
 from .errors import IKError
 
-_TWO_PI = 2.0 * math.pi
+_TWO_PI = 2.0 * pi
 
 
-class _AngleRange:
-    """A closed arc ``[lo, hi]`` of angles (radians), possibly crossing +-pi."""
+class AngleRange:
+    """A closed arc ``[lo, hi]`` of angles (radians), possibly crossing +-pi.
+
+    ``full`` when the arc is a whole turn or more: then every angle is in it.
+    """
 
     __slots__ = ("lo", "hi", "full")
 
@@ -33,29 +41,49 @@ class _AngleRange:
         self.lo = math.radians(lo)
         self.hi = math.radians(hi)
 
+    def unwrap(self, a):
+        """``a`` (any turn) as the angle ``t`` in ``[lo, lo + 2 pi)`` of the same direction."""
+        t = self.lo + fmod(a - self.lo, _TWO_PI)
+        return t + _TWO_PI if t < self.lo else t
+
+    def nearest_turn(self, a):
+        """``a`` (any turn) as the number of the same direction that lies in the arc, or outside it
+        just past the end it is nearer to: ``unwrap(a)``, or that less a whole turn."""
+        if self.lo <= a <= self.hi:
+            return a
+        t = self.unwrap(a)
+        if t > self.hi and t - self.hi > self.lo + _TWO_PI - t:
+            t -= _TWO_PI
+        return t
+
     def clamp(self, a):
-        """The angle of the arc nearest to ``a`` (an angle in radians, any turn)."""
+        """The angle of the arc nearest to ``a``, measured around the circle."""
         if self.full:
             return a
-        # Represent a in [lo, lo + 2 pi): inside the arc iff that is <= hi.
-        t = self.lo + math.fmod(a - self.lo, _TWO_PI)
-        if t < self.lo:
-            t += _TWO_PI
+        t = self.unwrap(a)
         if t <= self.hi:
             return t
-        # Outside: go to the nearer end, measured around the circle.
         return self.hi if t - self.hi <= self.lo + _TWO_PI - t else self.lo
 
     def distance(self, a):
         """How far (radians) ``a`` lies outside the arc; 0 inside."""
         if self.full:
             return 0.0
-        t = self.lo + math.fmod(a - self.lo, _TWO_PI)
-        if t < self.lo:
-            t += _TWO_PI
+        t = self.unwrap(a)
+        return 0.0 if t <= self.hi else min(t - self.hi, self.lo + _TWO_PI - t)
+
+    def margin(self, a):
+        """How far inside the arc ``a`` lies, as a fraction of its width: 0 at an end, 0.5 in the
+        middle, negative outside; ``None`` for a whole turn."""
+        if self.full:
+            return None
+        width = self.hi - self.lo
+        if width <= 0.0:
+            return 0.0 if self.distance(a) == 0.0 else -self.distance(a) / pi
+        t = self.unwrap(a)
         if t <= self.hi:
-            return 0.0
-        return min(t - self.hi, self.lo + _TWO_PI - t)
+            return min(t - self.lo, self.hi - t) / width
+        return -self.distance(a) / width
 
 
 class Constraint(ABC):
@@ -99,11 +127,11 @@ class Hinge(Constraint):
 
     def __init__(self, axis=(0.0, 0.0, 1.0), min_deg=-180.0, max_deg=180.0):
         ax, ay, az = check_vector(axis, "Hinge axis")
-        n = math.sqrt(ax * ax + ay * ay + az * az)
-        if n < 1e-12:
+        n = sqrt(ax * ax + ay * ay + az * az)
+        if not n > 1e-12:
             raise IKError(f"Hinge axis must be non-zero, got {tuple(axis)!r}")
         self.axis = (ax / n, ay / n, az / n)
-        self.range = _AngleRange(min_deg, max_deg, "Hinge")
+        self.range = AngleRange(min_deg, max_deg, "Hinge")
         self.min_deg = float(min_deg)
         self.max_deg = float(max_deg)
 
@@ -114,15 +142,27 @@ class Hinge(Constraint):
         """Signed angle of ``q`` about the axis, in ``(-pi, pi]``."""
         return rot.twist_angle(q, self.axis)
 
+    def rotation(self, angle):
+        """The rotation about the axis by ``angle`` (radians, any turn) clamped into the range."""
+        a = self.range.clamp(angle)
+        ax, ay, az = self.axis
+        s = sin(0.5 * a)
+        return (cos(0.5 * a), ax * s, ay * s, az * s)
+
     def clamp(self, q, bone=None):
         """Nearest allowed rotation: about the axis, angle clamped into range."""
-        a = self.range.clamp(rot.twist_angle(q, self.axis))
-        return rot.from_axis_angle(self.axis, a)
+        ax, ay, az = self.axis
+        return self.rotation(2.0 * atan2(q[1] * ax + q[2] * ay + q[3] * az, q[0]))
 
     def violation(self, q, bone=None):
         """Off-axis rotation angle plus the angle outside the range (radians)."""
         swing, twist = rot.swing_twist(q, self.axis)
         return rot.angle(swing) + self.range.distance(rot.twist_angle(twist, self.axis))
+
+    def margin(self, q, bone=None):
+        """How far inside its range the angle of ``q`` lies, as a fraction of the range (0 at an
+        end, negative outside; ``None`` for a free hinge)."""
+        return self.range.margin(self.angle(q))
 
 
 class BallSocket(Constraint):
@@ -157,54 +197,92 @@ class BallSocket(Constraint):
             raise IKError(f"BallSocket cone_deg must be in [0, 180], got {cone!r}")
         self.cone_deg = cone
         self.cone = math.radians(cone)
-        self.twist = _AngleRange(twist_min_deg, twist_max_deg, "BallSocket twist")
+        self.twist = AngleRange(twist_min_deg, twist_max_deg, "BallSocket twist")
         self.twist_min_deg = float(twist_min_deg)
         self.twist_max_deg = float(twist_max_deg)
-        # The largest swing clamp() gives.
-        self.swing_limit = self.cone if self.twist.full else min(self.cone, math.pi - self.SWING_MARGIN)
-        # Cosine of the cone, a little inside it: a rotation whose bone stays within needs no clamp.
-        self._inside = math.cos(self.swing_limit) + 1e-15
+        #: The largest swing :meth:`clamp` gives.
+        self.swing_limit = self.cone if self.twist.full else min(self.cone, pi - self.SWING_MARGIN)
+        #: Whether the joint limits nothing (a full cone and a full twist).
+        self.free = self.cone >= pi and self.twist.full
+        # A swing whose cosine is at least this needs no clamp (a hair inside the cone: rounding).
+        self._inside = cos(self.swing_limit) + 1e-15
 
     def __repr__(self):
         return (f"BallSocket(cone_deg={self.cone_deg!r}, twist_min_deg={self.twist_min_deg!r}, "
                 f"twist_max_deg={self.twist_max_deg!r})")
 
     def clamp(self, q, bone):
-        """Nearest allowed rotation: swing scaled into the cone, twist clamped."""
+        """Nearest allowed rotation: swing scaled into the cone, twist clamped.
+
+        ``q = swing * twist``: the twist ``(w, p d) / sqrt(w^2 + p^2)`` with
+        ``p = v . d``, the swing ``q twist*``. A swing past the cone keeps its
+        axis (across the bone) and takes the cone's angle.
+        """
+        w, x, y, z = q
+        dx, dy, dz = bone
         if self.twist.full:
-            # The common case, cheaply: the bone turned by q still lies within the cone (the swing
-            # angle is the angle between the bone and its turned self), so q is allowed as it is.
-            w, x, y, z = q
-            bx, by, bz = bone
-            tx = 2.0 * (y * bz - z * by)
-            ty = 2.0 * (z * bx - x * bz)
-            tz = 2.0 * (x * by - y * bx)
-            if (bx * (bx + w * tx + (y * tz - z * ty)) + by * (by + w * ty + (z * tx - x * tz))
-                    + bz * (bz + w * tz + (x * ty - y * tx))) >= self._inside:
+            # Without a twist limit only the swing counts, the angle between the bone and its image
+            # under q: a bone that stays within the cone needs nothing.
+            tx, ty, tz = 2.0 * (y * dz - z * dy), 2.0 * (z * dx - x * dz), 2.0 * (x * dy - y * dx)
+            if (dx * (dx + w * tx + (y * tz - z * ty)) + dy * (dy + w * ty + (z * tx - x * tz))
+                    + dz * (dz + w * tz + (x * ty - y * tx))) >= self._inside:
                 return q
-        swing, twist = rot.swing_twist(q, bone)
-        a = rot.angle(swing)
-        cone = self.swing_limit
-        if a > cone:
-            sw, sx, sy, sz = swing
-            if sw < 0.0:
-                sw, sx, sy, sz = -sw, -sx, -sy, -sz
-            # Only the swing about axes across the bone: a half turn's split can leave a trace about it.
-            t = sx * bone[0] + sy * bone[1] + sz * bone[2]
-            sx, sy, sz = sx - t * bone[0], sy - t * bone[1], sz - t * bone[2]
-            s = math.sqrt(sx * sx + sy * sy + sz * sz)
+        p = x * dx + y * dy + z * dz
+        n = sqrt(w * w + p * p)
+        # The twist (tw, tp d); at a half-turn swing there is no twist to speak of.
+        tw, tp = (w / n, p / n) if n > 1e-12 else (1.0, 0.0)
+        # swing = q twist* (the product written out, twist* = (tw, -tp d)).
+        sw = w * tw + p * tp
+        sx = tw * x - w * tp * dx - tp * (y * dz - z * dy)
+        sy = tw * y - w * tp * dy - tp * (z * dx - x * dz)
+        sz = tw * z - w * tp * dz - tp * (x * dy - y * dx)
+        changed = False
+        if sw < 0.0:
+            sw, sx, sy, sz = -sw, -sx, -sy, -sz
+        # The swing angle past the cone (atan2, not the cosine: that cannot tell 1e-8 radians from 0).
+        if 2.0 * atan2(sqrt(sx * sx + sy * sy + sz * sz), sw) > self.swing_limit:
+            # Only the swing about axes across the bone: a half turn's split can leave a trace along it.
+            t = sx * dx + sy * dy + sz * dz
+            sx, sy, sz = sx - t * dx, sy - t * dy, sz - t * dz
+            s = sqrt(sx * sx + sy * sy + sz * sz)
+            half = 0.5 * self.swing_limit
             if s > 0.0:
-                k = math.sin(0.5 * cone) / s
-                swing = (math.cos(0.5 * cone), sx * k, sy * k, sz * k)
+                k = sin(half) / s
+                sw, sx, sy, sz = cos(half), sx * k, sy * k, sz * k
             else:
-                swing = rot.IDENTITY
+                sw, sx, sy, sz = 1.0, 0.0, 0.0, 0.0
+            changed = True
         if not self.twist.full:
-            t = self.twist.clamp(rot.twist_angle(twist, bone))
-            twist = rot.from_axis_angle(bone, t)
-        return rot.multiply(swing, twist)
+            a = 2.0 * atan2(tp, tw)
+            if self.twist.distance(a) > 0.0:
+                a = self.twist.clamp(a)
+                tw, tp = cos(0.5 * a), sin(0.5 * a)
+                changed = True
+        if not changed:
+            return q
+        # swing * twist, the twist (tw, tp d).
+        return (sw * tw - tp * (sx * dx + sy * dy + sz * dz),
+                sw * tp * dx + tw * sx + tp * (sy * dz - sz * dy),
+                sw * tp * dy + tw * sy + tp * (sz * dx - sx * dz),
+                sw * tp * dz + tw * sz + tp * (sx * dy - sy * dx))
 
     def violation(self, q, bone):
         """Swing beyond the cone plus twist outside its range (radians)."""
         swing, twist = rot.swing_twist(q, bone)
         over = max(0.0, rot.angle(swing) - self.cone)
         return over + self.twist.distance(rot.twist_angle(twist, bone))
+
+    def margin(self, q, bone):
+        """How far inside its limits ``q`` lies, as a fraction of each range (the cone's swing
+        measured from 0 to the cone, the twist across its range); the smaller of the two, 0 at a
+        limit, negative outside; ``None`` when the joint limits nothing."""
+        if self.free:
+            return None
+        swing, twist = rot.swing_twist(q, bone)
+        margins = []
+        if self.cone < pi:
+            margins.append((self.cone - rot.angle(swing)) / self.cone if self.cone > 0.0 else 0.0)
+        twist_margin = self.twist.margin(rot.twist_angle(twist, bone))
+        if twist_margin is not None:
+            margins.append(twist_margin)
+        return min(margins)

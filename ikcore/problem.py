@@ -1,116 +1,274 @@
-"""What a solver receives and returns: the validated problem and its raw outcome.
+"""A solve request, checked: what a method receives, and what it returns.
 
-Solvers live in :mod:`ikcore.solvers`, one module per method. Each module defines
-
-``OPTIONS``
-    ``{name: (default, check)}``: the method's tuning parameters; ``check(value,
-    name)`` validates a given value (a ``check_*`` from :mod:`ikcore.checks`).
-``MAX_ITERATIONS``
-    The default iteration cap.
-``run(problem) -> Outcome``
-    The solve itself. It may trust every field of ``problem``: they are validated.
-
-:func:`ikcore.solve` builds the :class:`Problem`, calls ``run`` and turns the
-:class:`Outcome` into an honest :class:`ikcore.Solution`.
+:func:`check_problem` turns the arguments of :func:`ikcore.solve` into a
+:class:`Problem` or raises :class:`~ikcore.IKError` naming the bad one. A
+method's ``run(problem)`` may trust every field. It returns an
+:class:`Outcome`, which :func:`ikcore.verdict.verdict` turns into the
+:class:`~ikcore.Solution`.
 """
 
+import math
+
+from . import kinematics
+from . import rotation as rot
+from .chain import LARGEST, Chain
+from .checks import check_int_range, check_point, check_positive, check_quaternion
 from .errors import IKError
+from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS
+from .solvers import method as method_module
+
+
+class Settings:
+    """What stays the same from one solve of a chain to the next: the method and its tuning.
+
+    Checked once by :func:`check_settings`; a :class:`~ikcore.Tracker` keeps
+    them for every frame.
+
+    Attributes
+    ----------
+    chain : Chain
+    method : str
+    module : module
+        The method's solver module (:func:`ikcore.solvers.method`).
+    tolerance : float
+        Position tolerance, in the chain's units.
+    max_iterations : int
+    orientation_tolerance : float
+        Radians.
+    options : dict
+        The method's options, defaults filled in.
+    secondary : tuple
+        Secondary objectives (:mod:`ikcore.objectives`), empty unless asked.
+    """
+
+    __slots__ = ("chain", "method", "module", "tolerance", "max_iterations", "orientation_tolerance", "options",
+                 "secondary")
+
+    def __init__(self, chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary):
+        self.chain = chain
+        self.method = method
+        self.module = module
+        self.tolerance = tolerance
+        self.max_iterations = max_iterations
+        self.orientation_tolerance = orientation_tolerance
+        self.options = options
+        self.secondary = secondary
 
 
 class Problem:
-    """A validated solve request.
+    """A checked solve request.
 
     Attributes
     ----------
     chain : Chain
     target : (x, y, z)
-    start : list of (w, x, y, z)
-        Start rotations, unit and within the joint limits.
-    tolerance : float
-        Position tolerance, in the chain's units.
-    max_iterations : int
+    start : Frames
+        The start pose: unit rotations within the limits, their world rotations
+        and points (:mod:`ikcore.kinematics`).
+    start_error : float
+        The start's distance to the target.
     orientation : (w, x, y, z) or None
         Asked world rotation of the last bone.
-    orientation_tolerance : float
-        Radians.
     pole : (x, y, z) or None
-        A world point hinting the bend plane and side.
-    options : dict
-        The method's options, defaults filled in.
-    frames : tuple or None
-        ``(worlds, points)``: the world rotations ``R_i`` and the points of the
-        ``start`` pose, when a previous verdict computed them (a warm start
-        from it); ``None`` otherwise. :meth:`~ikcore.solvers._pose.Pose.of`
-        takes them instead of running forward kinematics again.
+        A point hinting the bend plane and side.
+    settings : Settings
+        And, for short, its ``tolerance``, ``max_iterations``,
+        ``orientation_tolerance``, ``options`` and ``secondary``.
     """
 
-    __slots__ = ("chain", "target", "start", "tolerance", "max_iterations", "orientation",
-                 "orientation_tolerance", "pole", "options", "frames")
+    __slots__ = ("chain", "target", "start", "start_error", "orientation", "pole", "settings", "tolerance",
+                 "max_iterations", "orientation_tolerance", "options", "secondary")
 
-    def __init__(self, chain, target, start, tolerance, max_iterations, orientation=None,
-                 orientation_tolerance=1e-3, pole=None, options=None, frames=None):
-        self.chain = chain
+    def __init__(self, settings, target, start, orientation=None, pole=None):
+        self.settings = settings
+        self.chain = settings.chain
         self.target = target
         self.start = start
-        self.tolerance = tolerance
-        self.max_iterations = max_iterations
+        self.start_error = math.dist(start.points[-1], target)
         self.orientation = orientation
-        self.orientation_tolerance = orientation_tolerance
         self.pole = pole
-        self.options = options or {}
-        self.frames = frames
+        self.tolerance = settings.tolerance
+        self.max_iterations = settings.max_iterations
+        self.orientation_tolerance = settings.orientation_tolerance
+        self.options = settings.options
+        self.secondary = settings.secondary
+
+    @property
+    def nearest(self):
+        """For a position target outside the shell ``min_reach <= |p - root| <= reach`` that the
+        chain without limits sweeps, the shell's point nearest it (on the line from the root to the
+        target); else ``None``. Limits only shrink the shell, so an effector there is the best any
+        pose can do."""
+        chain = self.chain
+        d = chain.distance_to(self.target)
+        if self.orientation is not None or chain.min_reach <= d <= chain.reach:
+            return None
+        root = chain.points[0]
+        r = chain.reach if d > chain.reach else chain.min_reach
+        if d == 0.0:
+            return None  # every point at min_reach is as near: no one of them to aim at
+        return tuple(a + (t - a) * (r / d) for a, t in zip(root, self.target))
+
+    def error(self, frames):
+        """The effector's distance to the target in ``frames``."""
+        return math.dist(frames.points[-1], self.target)
+
+    def error_of(self, point):
+        """``point``'s distance to the target."""
+        return math.dist(point, self.target)
+
+    def orientation_error(self, frames):
+        """Radians between the last bone's rotation in ``frames`` and the asked one (``None`` if none)."""
+        return None if self.orientation is None else rot.angle_between(frames.worlds[-1], self.orientation)
+
+    @property
+    def orientation_weight(self):
+        """``c``: the length that weighs one radian of orientation error against distance,
+        ``tolerance / orientation_tolerance`` kept within ``[0.1, 10] x reach``, so that both errors
+        count alike measured in their tolerances."""
+        reach = self.chain.reach
+        return min(max(self.tolerance / self.orientation_tolerance, 0.1 * reach), 10.0 * reach)
+
+    def score(self, frames):
+        """How far ``frames`` is from meeting the problem: the error, with an orientation target
+        together with its weighted angle (``hypot(error, c angle)``)."""
+        error = math.dist(frames.points[-1], self.target)
+        if self.orientation is None:
+            return error
+        return math.hypot(error, self.orientation_weight * self.orientation_error(frames))
+
+    def met(self, frames):
+        """Whether ``frames`` meets the target within the tolerances: the verdict's own test."""
+        if not math.dist(frames.points[-1], self.target) <= self.tolerance:
+            return False
+        return self.orientation is None or \
+            rot.angle_between(frames.worlds[-1], self.orientation) <= self.orientation_tolerance
+
+    def with_start(self, start):
+        """The same problem from another start pose (Frames): a method that hands over to another
+        part way asks it this way."""
+        return Problem(self.settings, self.target, start, self.orientation, self.pole)
 
 
 class Outcome:
-    """A solver's raw result, before :func:`ikcore.solve` judges it.
+    """A method's result, before the verdict.
 
     Attributes
     ----------
-    rotations : list of (w, x, y, z)
-        Local joint rotations of the best pose found.
+    frames : Frames
+        The pose it returns, settled (:func:`ikcore.kinematics.settle`).
     iterations : int
-        Iterations performed.
     errors : list of float
-        The starting error, then the position error after each iteration.
+        The start's error, then the error after each iteration.
     stalled : bool
-        True when the solver stopped because progress stopped (not because it
-        converged or ran out of iterations).
-    settled : tuple or None
-        Optional: ``(rotations, points, last)``, unit rotations (within
-        ``1e-12``; within the limits for a chain with them), their ``N + 1``
-        points and the last world rotation, when the solver had them along the
-        way; the verdict takes them as they are instead of running forward
-        kinematics (and the limits) again. The solver vouches that the points
-        are ``chain.forward(rotations)`` to rounding, within ``1e-12 x reach``:
-        ``chain._settle(rotations)`` for a chain without limits and
-        ``chain._judge(rotations)`` for one with them are such tuples, exactly.
-    worlds : list or None
-        Optional, with ``settled``: its world rotations ``R_i`` (the
-        ``worlds`` list of ``chain._judge`` or ``chain._settle``).
+        The method stopped because progress stopped.
     """
 
-    __slots__ = ("rotations", "iterations", "errors", "stalled", "settled", "worlds")
+    __slots__ = ("frames", "iterations", "errors", "stalled")
 
-    def __init__(self, rotations, iterations, errors, stalled=False, settled=None, worlds=None):
-        self.rotations = rotations
+    def __init__(self, frames, iterations, errors, stalled=False):
+        self.frames = frames
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
-        self.settled = settled
-        self.worlds = worlds
+
+
+#: Farthest a target or pole may lie from the chain's root (see :data:`ikcore.chain.LARGEST`).
+FARTHEST = LARGEST
 
 
 def read_options(method, given, spec):
-    """Validate ``given`` method options against ``spec``; fill defaults.
+    """Validate ``given`` method options against ``spec`` (``{name: (default, check)}``); fill defaults.
 
     Raises :class:`IKError` naming an option the method does not take.
     """
-    out = {}
     for name in given:
         if name not in spec:
             takes = ", ".join(sorted(spec)) or "no options"
             raise IKError(f"method {method!r} takes no option {name!r} (it takes: {takes})")
+    out = {}
     for name, (default, check) in spec.items():
         value = given.get(name)
         out[name] = default if value is None else check(value, name)
     return out
+
+
+def check_settings(chain, method, *, tolerance=None, max_iterations=None, orientation_tolerance=None,
+                   secondary=None, **options):
+    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`.
+
+    A method's defaults, the commonest request, are checked once per chain and
+    kept on its plan (:meth:`ikcore.plan.Plan.default_settings`).
+    """
+    if not isinstance(chain, Chain):
+        raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
+    if (type(method) is str and tolerance is None and max_iterations is None and orientation_tolerance is None
+            and secondary is None and not options):
+        return chain.plan.default_settings(method)
+    return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+
+
+def make_settings(chain, method, tolerance=None, max_iterations=None, orientation_tolerance=None, secondary=None,
+                  options=None):
+    """:func:`check_settings` for a checked ``chain``: every argument checked here."""
+    options = options or {}
+    module = method_module(method)
+    tolerance = 1e-3 * chain.reach if tolerance is None else check_positive(tolerance, "tolerance")
+    max_iterations = check_int_range(module.MAX_ITERATIONS if max_iterations is None else max_iterations,
+                                     "max_iterations", 1, 100000)
+    orientation_tolerance = (1e-3 if orientation_tolerance is None
+                             else check_positive(orientation_tolerance, "orientation_tolerance"))
+    options = read_options(method, options, module.OPTIONS)
+    if hasattr(module, "check_chain"):
+        module.check_chain(chain)
+    secondary = _check_secondary(method, module, secondary)
+    if options.get("rest_weight"):
+        from .objectives import TowardRest
+        secondary = (*secondary, TowardRest(options["rest_weight"]))
+    return Settings(chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary)
+
+
+def _check_secondary(method, module, secondary):
+    if secondary is None:
+        return ()
+    from .objectives import check_objectives
+    secondary = check_objectives(secondary)
+    if secondary and not getattr(module, "SECONDARY", False):
+        raise IKError(f"method {method!r} takes no secondary objectives; use one of "
+                      f"{', '.join(SECONDARY_METHODS)}")
+    return secondary
+
+
+def check_request(settings, target, start=None, orientation=None, pole=None):
+    """Check what changes from one solve to the next into a :class:`Problem`.
+
+    ``start``: rotations (checked, made unit, put within the limits) or
+    :class:`~ikcore.kinematics.Frames` taken as they are (a previous
+    Solution's, which are settled already); ``None`` for the rest pose.
+    """
+    chain = settings.chain
+    target = check_target(chain, target, "target")
+    if orientation is not None:
+        if not getattr(settings.module, "ORIENTATION", False):
+            raise IKError(f"method {settings.method!r} takes no orientation target; use one of "
+                          f"{', '.join(ORIENTATION_METHODS)}")
+        orientation = check_quaternion(orientation, "orientation")
+    if pole is not None:
+        if not getattr(settings.module, "POLE", False):
+            raise IKError(f"method {settings.method!r} takes no pole; use one of ccd, fabrik, two_bone, "
+                          f"jacobian_transpose, pseudo_inverse, dls, fabrik_dls")
+        pole = check_target(chain, pole, "pole")
+    if start is None:
+        start = chain.plan.rest
+    elif not isinstance(start, kinematics.Frames):
+        from .checks import check_rotations
+        start = kinematics.settle(chain, check_rotations(start, chain.size, "start"))
+    return Problem(settings, target, start, orientation, pole)
+
+
+def check_target(chain, point, name):
+    """``point`` as a tuple of floats, within :data:`FARTHEST` of the chain's root."""
+    point = check_point(point, name)
+    if not math.dist(point, chain.points[0]) <= FARTHEST:
+        raise IKError(f"{name} {point!r} lies farther than {FARTHEST:g} from the chain's root")
+    return point

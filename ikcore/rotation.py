@@ -74,7 +74,8 @@ def rotate(q, v):
 def from_axis_angle(axis, angle):
     """Rotation by ``angle`` radians about ``axis`` (any non-zero length)."""
     ax, ay, az = axis
-    n = math.sqrt(ax * ax + ay * ay + az * az)
+    # hypot: the axis may be tiny (a step's rotation vector), where its square would underflow.
+    n = math.hypot(ax, ay, az)
     s = math.sin(0.5 * angle) / n
     return (math.cos(0.5 * angle), ax * s, ay * s, az * s)
 

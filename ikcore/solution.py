@@ -1,4 +1,6 @@
-"""The one result type of every solve."""
+"""The one result type of every solve, and the verdict that makes it."""
+
+import math
 
 from .rotation import transform_points
 
@@ -15,18 +17,19 @@ class Solution:
     Attributes
     ----------
     positions : list of (x, y, z)
-        ``N + 1`` points: ``chain.forward(rotations)``, to rounding (within
-        ``1e-12 x chain.reach``).
+        ``N + 1`` points: the forward kinematics of ``rotations``
+        (:mod:`ikcore.kinematics`); in world coordinates for a chain of a
+        skeleton.
     rotations : list of (w, x, y, z)
         ``N`` unit quaternions: local joint rotations relative to the rest pose
         (convention in :mod:`ikcore.rotation`), within the joint limits.
     status : str
-        ``"converged"`` when ``error <= tolerance`` (and the orientation error
-        within its tolerance where one was asked); otherwise ``"unreachable"``
-        when no pose of the chain can reach the target (farther than ``reach``
-        from the root, or nearer than the chain can fold); ``"stalled"`` when
-        the solver stopped because progress stopped; ``"max_iterations"``
-        otherwise.
+        ``"converged"`` exactly when ``error <= tolerance`` (and the orientation
+        error within its tolerance where one was asked); otherwise
+        ``"unreachable"`` when no pose of the chain without limits reaches the
+        target (farther than ``reach`` from the root, or nearer than
+        ``min_reach``); ``"stalled"`` when the solver stopped because progress
+        stopped; ``"max_iterations"`` when it ran out of iterations.
     iterations : int
     error : float
         ``|effector - target|`` of the returned pose.
@@ -35,48 +38,49 @@ class Solution:
         none was asked.
     errors : list of float
         The starting error, then the error after each iteration; the last
-        entry equals ``error``.
+        entry is ``error``.
     method : str
-    frames : tuple or None
-        Internal: for a warm start from this Solution, the world rotations
-        ``R_i`` and points of its rotations in the chain's frame, when the
-        verdict kept them (see :class:`ikcore.skeleton.BoundChain`).
+    frames : Frames
+        The pose in the chain's own frame: rotations, world rotations and points
+        (:class:`ikcore.kinematics.Frames`); a warm start takes it as it is. Read
+        only: it may be shared (the chain's rest pose, where a solve returns it).
     """
 
-    __slots__ = ("_positions", "_frame", "rotations", "status", "iterations", "error", "orientation_error",
-                 "errors", "method", "frames")
+    __slots__ = ("frames", "placement", "_positions", "_rotations", "status", "iterations", "error",
+                 "orientation_error", "errors", "method")
 
-    def __init__(self, positions, rotations, status, iterations, error, orientation_error, errors,
-                 method):
-        self._positions = positions
-        self._frame = None
-        self.rotations = rotations
+    def __init__(self, frames, status, iterations, error, orientation_error, errors, method, placement=None):
+        self.frames = frames
+        self.placement = placement
+        self._positions = self._rotations = None
         self.status = status
         self.iterations = iterations
         self.error = error
         self.orientation_error = orientation_error
         self.errors = errors
         self.method = method
-        self.frames = None
+
+    @property
+    def rotations(self):
+        """The local rotations (see the class docstring): a list of the Solution's own (``frames``
+        may be shared, the chain's rest pose for one)."""
+        if self._rotations is None:
+            self._rotations = list(self.frames.rotations)
+        return self._rotations
 
     @property
     def positions(self):
-        """The ``N + 1`` points (see the class docstring).
+        """The points (see the class docstring).
 
-        Internal: while ``_frame`` holds a world ``(position, rotation)``, the
-        points kept are in that frame and are turned into world points when
-        first read (a bound chain solved every frame, whose points are drawn
-        from its own frame and seldom read, never pays for it).
+        For a chain of a skeleton, ``placement`` is the world ``(position,
+        rotation)`` of the chain's frame, and the points are turned into the
+        world when first read: a chain solved every frame and drawn from its
+        own frame never pays for it.
         """
-        if self._frame is not None:
-            self._positions = transform_points(self._positions, *self._frame)
-            self._frame = None
+        if self._positions is None:
+            points = self.frames.points
+            self._positions = list(points) if self.placement is None else transform_points(points, *self.placement)
         return self._positions
-
-    @positions.setter
-    def positions(self, value):
-        self._positions = value
-        self._frame = None
 
     @property
     def converged(self):
@@ -88,7 +92,43 @@ class Solution:
         """The end effector's position."""
         return self.positions[-1]
 
+    def __eq__(self, other):
+        if not isinstance(other, Solution):
+            return NotImplemented
+        return (self.status == other.status and self.iterations == other.iterations and self.method == other.method
+                and self.rotations == other.rotations and self.positions == other.positions
+                and self.errors == other.errors)
+
+    __hash__ = None
+
     def __repr__(self):
         extra = "" if self.orientation_error is None else f", orientation_error={self.orientation_error:.3g}"
         return (f"Solution(method={self.method!r}, status={self.status!r}, iterations={self.iterations}, "
                 f"error={self.error:.3g}{extra})")
+
+
+def verdict(problem, outcome, placement=None):
+    """The honest :class:`Solution` of a method's ``outcome`` for ``problem``.
+
+    The status follows from the returned pose alone, by the test the methods
+    stop on (:meth:`ikcore.problem.Problem.met`): converged when it meets the
+    target; else unreachable when no pose of the chain without limits could;
+    else stalled or out of iterations, as the method says.
+    """
+    frames = outcome.frames
+    chain = problem.chain
+    # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
+    error = math.dist(frames.points[-1], problem.target)
+    orientation_error = problem.orientation_error(frames)
+    errors = list(outcome.errors) or [error]
+    errors[-1] = error
+    if problem.met(frames):
+        status = CONVERGED
+    elif not chain.reachable(problem.target):
+        status = UNREACHABLE
+    elif outcome.stalled:
+        status = STALLED
+    else:
+        status = MAX_ITERATIONS
+    return Solution(frames, status, outcome.iterations, error, orientation_error, errors,
+                    problem.settings.method, placement)

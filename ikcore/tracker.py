@@ -1,65 +1,84 @@
-"""A bound chain solved frame after frame for a moving target, with its settings checked once.
+"""Warm tracking: one chain solved frame after frame for a moving target.
 
-A scene solves the same chains every frame with the same method, options and
-pole; only the target moves. :meth:`BoundChain.solve
-<ikcore.skeleton.BoundChain.solve>` checks its keyword arguments on every call
-(cheaply while they stay the same, but a call with nine of them is itself a
-good part of a small chain's solve). A :class:`Tracker` is made once with
-them, from :meth:`BoundChain.tracker <ikcore.skeleton.BoundChain.tracker>`,
-and called with each frame's target.
+A scene solves the same chain every frame with the same method and settings;
+only the target moves. A :class:`Tracker` checks the method, its options and
+the pole once, and keeps the pose of its last solve: each call starts from
+it, so a target that moved a little costs an iteration or two, and it takes
+that pose as it is (rotations, world rotations and points: no forward
+kinematics again).
 """
 
-from .checks import check_point
-from .errors import IKError
-from .solve import make_settings, solve_warm
+from . import kinematics
+from .problem import check_request, check_settings, check_target
+from .solution import verdict
 
 
 class Tracker:
-    """``tracker(target)``: ``bound.solve(target, method, pole=pole, local=local, **options)``.
+    """``tracker(target)``: solve ``chain`` for ``target``, warm from the last call's pose.
 
-    The same Solution and the same pose written into the chain's nodes, with
-    the method, options and pole checked when the tracker is made (a bad one
-    raises :class:`~ikcore.IKError` then). Each call warm-starts from the
-    chain's last verdict, as ``solve`` does, when the chain still holds it;
-    otherwise (the first call, a pose set from outside, the chain's limits
-    switched with ``constrained``) it hands the call to ``solve`` itself.
+    Parameters
+    ----------
+    chain : Chain
+    method : str
+        One of :data:`ikcore.METHODS`.
+    pole : (x, y, z), optional
+        The pole every call uses (see :func:`ikcore.solve`).
+    start : list of rotations, optional
+        The first call's start (default the rest pose).
+    **options
+        ``tolerance``, ``max_iterations``, ``orientation_tolerance``,
+        ``secondary`` and the method's options, as for :func:`ikcore.solve`.
 
-    The cheap path is taken for targets in the chain's own frame (``local``;
-    for a chain that hangs from the world, its frame is the world's); a
-    tracker of world targets hands every call to ``solve``, which turns them
-    into that frame.
+    Raises
+    ------
+    IKError
+        A bad method, option, pole or start, when the tracker is made.
 
     Attributes
     ----------
-    bound : BoundChain
-    method : str
+    settings : ikcore.problem.Settings
     pole : (x, y, z) or None
-        As given (a tuple of floats once checked).
-    local : bool
-    options : dict
-        ``tolerance``, ``max_iterations``, ``orientation_tolerance`` and the
-        method's options, as for :func:`ikcore.solve`.
+    frames : ikcore.kinematics.Frames or None
+        The pose the next call starts from (``None``: the rest pose).
+    solution : Solution or None
+        The last call's.
     """
 
-    __slots__ = ("bound", "method", "pole", "local", "options", "_settings")
+    __slots__ = ("settings", "pole", "frames", "solution")
 
-    def __init__(self, bound, method, pole=None, local=False, **options):
-        if not isinstance(local, bool):
-            raise IKError(f"local must be True or False, got {local!r}")
-        # Checked as solve() would check them: the settings for this chain, the pole as a point.
-        self._settings = make_settings(bound.chain, method, False, **options)
-        self.bound = bound
-        self.method = method
-        self.pole = None if pole is None else check_point(pole, "pole")
-        self.local = local
-        self.options = options
+    def __init__(self, chain, method="fabrik", *, pole=None, start=None, **options):
+        self.settings = check_settings(chain, method, **options)
+        self.pole = None if pole is None else check_target(chain, pole, "pole")
+        self.solution = None
+        self.reset(start)
 
-    def __call__(self, target):
-        bound = self.bound
-        settings = self._settings
-        last = bound._held_verdict() if self.local else None
-        if last is not None and last[0] is settings.chain:
-            solution = solve_warm(settings, target, None, self.pole, last[1], last[2])
-            bound._adopt(solution, None)
-            return solution
-        return bound.solve(target, self.method, pole=self.pole, local=self.local, **self.options)
+    def __call__(self, target, orientation=None):
+        """The Solution for ``target`` (and ``orientation``), started from :attr:`frames`, which
+        then hold its pose."""
+        return self.solve(target, orientation, self.pole)
+
+    def solve(self, target, orientation, pole, placement=None):
+        """:meth:`__call__` with its ``pole`` given (checked again); ``placement`` is the world pose
+        of the chain's frame, for the Solution's positions (see :class:`~ikcore.Solution`)."""
+        problem = check_request(self.settings, target, self.frames, orientation, pole)
+        solution = verdict(problem, self.settings.module.run(problem), placement)
+        self.frames = solution.frames
+        self.solution = solution
+        return solution
+
+    def reset(self, rotations=None):
+        """Start the next call from ``rotations`` (checked, made unit, within the limits), or the rest pose."""
+        chain = self.settings.chain
+        if rotations is None:
+            self.frames = None
+        else:
+            from .checks import check_rotations
+            self.frames = kinematics.settle(chain, check_rotations(rotations, chain.size, "start"))
+
+    @property
+    def method(self):
+        return self.settings.method
+
+    def __repr__(self):
+        return f"Tracker(method={self.settings.method!r}, bones={self.settings.chain.size})"
+

@@ -78,8 +78,7 @@ class ArmScene(Scene):
         orientation = target.orientation if self.params["method"] in ORIENTING else None
         # The pedestal node is the world's origin, unturned: world targets are in the arm's own frame
         # already, and solved as such (local), they skip the turn into it and its second set of checks.
-        self.solve_limb(self.arm, target.position, orientation=orientation,
-                        pole=self.targets["pole"].position, local=True)
+        self.track(self.arm, target.position, orientation, self.targets["pole"].position, local=True)
 
     def extras(self):
         sol = self.arm.solution

@@ -4,7 +4,7 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot
     layout = scene.layout()               # once: counts, offsets, static descriptions
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
     every frame:
@@ -50,11 +50,14 @@ turns the chains' records into the world in place:
 ``targets`` ``[x, y, z, qw, qx, qy, qz, radius]``: in the order of
             ``layout()["targets"]`` (which says which are draggable and which
             carry an orientation; identity otherwise).
-``chains``  ``[status, error, iterations, ms]``: ``status`` indexes
+``chains``  ``[status, error, iterations, ms, *measures]``: ``status`` indexes
             ``layout()["statuses"]`` (-1 before the first solve); ``ms`` is the
             Python time of that chain when last timed: its solve and what the
             scene did for it since the chain before (a spider leg's aim). Chains
             are timed every ``Scene.timed_every`` frames (see :meth:`Scene.step`).
+            Then the scene's own measures of each chain, named by
+            ``layout()["chain_measures"]`` (the robot's clearance from its
+            obstacle and its smallest joint-limit margin; none elsewhere).
 ``frames``  ``[x, y, z, qw, qx, qy, qz]``: per chain, the world pose of the
             frame its bone and joint records are written in.
 
@@ -88,7 +91,8 @@ from ..checks import check_choice, check_float, check_int_range, check_point, ch
 from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
-from ..solve import METHODS, solver_module
+from ..solvers import METHODS
+from ..solvers import method as method_module
 from .writer import FRAME_STRIDE, Writer
 
 #: Longest step (seconds) a frame may take.
@@ -174,7 +178,7 @@ class Limb:
     node the leg hangs from to the femur): drawn with the chain, in its frame.
     """
 
-    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "lead", "target", "solution", "ms",
+    __slots__ = ("bound", "name", "radii", "joint_radii", "bone_tails", "lead", "target", "solution", "result", "ms",
                  "reach", "tracker")
 
     def __init__(self, bound, radii, joint_radii=None, target=None, lead=None):
@@ -189,6 +193,8 @@ class Limb:
         self.lead = None if lead is None else (float(lead), float(LINK))
         self.target = target
         self.solution = None
+        # (status, error, iterations) of the last solve, however it was solved.
+        self.result = (None, None, 0)
         self.ms = 0.0
         self.reach = bound.chain.reach
         # Scene.track's Tracker for the scene's current settings (None until made, and after a change).
@@ -217,6 +223,9 @@ class Scene:
     options = {}
     #: The chains are timed on one frame in this many, the first frame among them (see :meth:`step`).
     timed_every = 8
+    #: Names of the scene's own measures of each chain, written after each chain's record and given in
+    #: :meth:`state` (see :meth:`measures`).
+    chain_measures = ()
 
     def __init__(self):
         self.time = 0.0
@@ -344,7 +353,7 @@ class Scene:
         parameter's control only while the scene's method is among those
         listed; its value is kept (and goes into links) all the same.
         """
-        modules = {m: solver_module(m) for m in self.methods}
+        modules = {m: method_module(m) for m in self.methods}
         uses = {"damping": [m for m, module in modules.items() if "damping" in module.OPTIONS]}
         iterative = [m for m, module in modules.items() if module.MAX_ITERATIONS > 1]
         uses["tolerance"] = uses["max_iterations"] = iterative
@@ -353,7 +362,7 @@ class Scene:
     def method_options(self, method):
         """Options to pass for ``method``: damping where the method takes it."""
         opts = {}
-        if self.params["damping"] is not None and "damping" in solver_module(method).OPTIONS:
+        if self.params["damping"] is not None and "damping" in method_module(method).OPTIONS:
             opts["damping"] = self.params["damping"]
         return opts
 
@@ -396,8 +405,7 @@ class Scene:
     def solve(self):
         """Solve every limb for its target."""
         for limb in self.limbs:
-            target = self.targets[limb.target]
-            self.solve_limb(limb, target.position)
+            self.track(limb, self.targets[limb.target].position)
 
     def solve_limb(self, limb, target, orientation=None, pole=None, local=False, method=None, max_iterations=None,
                    start=None):
@@ -412,9 +420,9 @@ class Scene:
                                max_iterations=max_iterations or self.params["max_iterations"], **options)
         return self._solved(limb, sol, lap, t0)
 
-    def track(self, limb, target, pole=None, local=False):
+    def track(self, limb, target, orientation=None, pole=None, local=False):
         """:meth:`solve_limb` with the scene's own method and settings, through a
-        :class:`~ikcore.tracker.Tracker` kept on the limb (made again when the pole, ``local`` or
+        :class:`~ikcore.BoundTracker` kept on the limb (made again when the pole, ``local`` or
         the scene's parameters change): what a scene calls for each chain every frame."""
         lap = self._lap
         t0 = time.perf_counter() if lap is None else lap
@@ -423,7 +431,7 @@ class Scene:
             tracker = limb.tracker = limb.bound.tracker(
                 self.params["method"], pole=pole, local=local, tolerance=self.params["tolerance"] * limb.reach,
                 max_iterations=self.params["max_iterations"], **self._options)
-        return self._solved(limb, tracker(target), lap, t0)
+        return self._solved(limb, tracker(target, orientation), lap, t0)
 
     def _solved(self, limb, sol, lap, t0):
         # The chain's time (from t0: the lap, within step(); none on a frame not timed) and its solution.
@@ -433,6 +441,7 @@ class Scene:
             if lap is not None:
                 self._lap = t1
         limb.solution = sol
+        limb.result = (sol.status, sol.error, sol.iterations)
         return sol
 
     # -- output --------------------------------------------------------------------------------
@@ -459,12 +468,13 @@ class Scene:
         sections = {}
         offset = 0
         for key, count, stride in (("bones", bones, STRIDE), ("joints", joint, STRIDE),
-                                   ("targets", targets, STRIDE), ("chains", len(self.limbs), CHAIN_STRIDE),
+                                   ("targets", targets, STRIDE),
+                                   ("chains", len(self.limbs), CHAIN_STRIDE + len(self.chain_measures)),
                                    ("frames", len(self.limbs), FRAME_STRIDE)):
             sections[key] = {"offset": offset, "count": count, "stride": stride}
             offset += count * stride
         return {"scene": self.name, "size": offset, "sections": sections, "kinds": dict(KINDS),
-                "statuses": list(STATUS_CODES), "chains": chains,
+                "statuses": list(STATUS_CODES), "chains": chains, "chain_measures": list(self.chain_measures),
                 "targets": [{"name": t.name, "draggable": t.draggable, "oriented": t.orientation is not None,
                              "radius": t.radius, "scripted": self.scripted(t)} for t in self.targets.values()],
                 "methods": list(self.methods), "params": self.get_params(), "param_specs": self.param_specs(),
@@ -515,6 +525,8 @@ class Scene:
         for limb in self.limbs:
             status, error, iterations = self.report(limb)
             put((_CODE.get(status, -1.0), error or 0.0, iterations, limb.ms))
+            if self.chain_measures:
+                put(self.measures(limb))
         flat = []
         for p, q, radius, kind in extras:
             flat += p
@@ -523,16 +535,19 @@ class Scene:
             flat.append(kind)
         writer = self._writer
         if writer is None or writer.extra_count != len(extras):
-            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras))
+            writer = self._writer = Writer(self.limbs, list(self.targets.values()), len(extras),
+                                           CHAIN_STRIDE + len(self.chain_measures))
         writer.write(buf, flat, results)
         return writer.size
 
     def report(self, limb):
         """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
-        sol = limb.solution
-        if sol is None:
-            return None, None, 0
-        return sol.status, sol.error, sol.iterations
+        return limb.result
+
+    def measures(self, limb):
+        """The scene's own measures of ``limb`` now, finite floats in the order of
+        :attr:`chain_measures`."""
+        return ()
 
     def state(self):
         """A JSON-ready summary: scene, method, frame, time, params and per chain its result."""
@@ -543,7 +558,7 @@ class Scene:
             chains.append({"name": limb.name, "status": status, "error": error, "iterations": iterations,
                            "effector": list(limb.bound.effector()),
                            "target": None if target is None else list(target),
-                           "ms": limb.ms})
+                           "ms": limb.ms, **dict(zip(self.chain_measures, self.measures(limb)))})
         out = {"scene": self.name, "method": self.params["method"], "frame": self.frame, "time": self.time,
                "params": self.get_params(), "chains": chains,
                "targets": {t.name: {"position": list(t.position),
@@ -602,7 +617,8 @@ def _factory(module, cls):
 
 #: The page's scenes: name -> a function returning a new scene (modules load on first use).
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
-          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene")}
+          "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
+          "robot": _factory("robot", "RobotScene")}
 
 
 def make_scene(name, **options):

@@ -28,12 +28,15 @@ Every frame:
 
 import math
 import random
+import time
 
 from .. import rotation as rot
 from ..checks import check_float
 from ..constraints import Hinge
 from ..errors import IKError
 from ..skeleton import Skeleton
+from ..solution import STATUSES
+from ..solvers.two_bone.planar import Legs, planar_leg
 from .gait import Gait
 from .scene import BODY, Limb, Scene, Target
 from .terrain import Terrain
@@ -161,6 +164,16 @@ class SpiderScene(Scene):
         self._pose_body(0.0)
         for i in range(8):
             self._aim(i)
+        # The legs solved together under two_bone: their shape, and flat arrays of targets, poles,
+        # angles and results (ikcore.solvers.two_bone.planar).
+        first = self.limbs[0].bound.limited_chain
+        self._planar = planar_leg(first)
+        self._hip, self._knee = first.joints
+        self._reach = first.reach
+        self._batch_targets = ([0.0] * 8, [0.0] * 8, [0.0] * 8)
+        self._batch_poles = tuple([c] * 8 for c in POLE)
+        self._batch_angles = ([0.0] * 8, [0.0] * 8)
+        self._batch_out = Legs(8)
 
     # -- steering ------------------------------------------------------------------------------
 
@@ -279,7 +292,7 @@ class SpiderScene(Scene):
         self.body_y += (want - self.body_y) * w
         q = rot.multiply(rot.between((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
         x0, z0 = self.position
-        self.body._set((x0, self.body_y, z0), q)
+        self.body.set_local((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
         # The matrix is kept for the legs' aim and the drawn body (see _body_frame).
         m = rot.to_matrix(q)
@@ -289,7 +302,7 @@ class SpiderScene(Scene):
             if drop <= 1e-12:
                 break
             self.body_y -= drop
-            self.body._set((x0, self.body_y, z0), None)
+            self.body.set_local((x0, self.body_y, z0))
 
     def _needed_drop(self, m):
         """How far the body must come down for every planted foot to be within reach.
@@ -357,7 +370,7 @@ class SpiderScene(Scene):
         # The coxa turns by _yaw(base + yaw) = (w, 0, y, 0) at the hip: in the world, the body's rotation
         # times it (the product with the zero terms left out) at the body's position plus R hip.
         qw, qx, qy, qz = q
-        coxa._place((w, 0.0, y, 0.0),
+        coxa.place((w, 0.0, y, 0.0),
                     (bx + m0 * hx + m1 * hy + m2 * hz, by + m3 * hx + m4 * hy + m5 * hz,
                      bz + m6 * hx + m7 * hy + m8 * hz),
                     (qw * w - qy * y, qx * w - qz * y, qw * y + qy * w, qz * w + qx * y))
@@ -378,8 +391,34 @@ class SpiderScene(Scene):
         origin = self.body.world_position
         q, m = self._body_frame()
         clamp = self.params["constraints"]
-        for leg, limb in zip(self._legs, self.limbs):
-            self.track(limb, self._aim_leg(leg, origin, q, m, clamp), POLE, True)
+        if self.params["method"] != "two_bone" or not clamp:
+            for leg, limb in zip(self._legs, self.limbs):
+                self.track(limb, self._aim_leg(leg, origin, q, m, clamp), None, POLE, True)
+            return
+        # two_bone with the limits: the eight legs at once, as planar legs (ikcore.solvers.two_bone.planar).
+        lap = self._lap
+        t0 = time.perf_counter() if lap is None else lap
+        xs, ys, zs = self._batch_targets
+        for k, leg in enumerate(self._legs):
+            xs[k], ys[k], zs[k] = self._aim_leg(leg, origin, q, m, clamp)
+        angles = self._batch_angles
+        for k, limb in enumerate(self.limbs):
+            femur, tibia = limb.bound.rotations
+            angles[0][k], angles[1][k] = self._hip.angle(femur), self._knee.angle(tibia)
+        out = self._batch_out
+        self._planar.solve(8, self._batch_targets, self._batch_poles, angles, self.params["tolerance"] * self._reach,
+                           out)
+        for k, limb in enumerate(self.limbs):
+            knee = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
+            tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
+            limb.bound.adopt(self._planar.frames(angles[0][k], angles[1][k], knee, tip))
+            limb.result = (STATUSES[out.status[k]], out.errors[k], 1)
+            limb.solution = None
+        if lap is not False:
+            t1 = time.perf_counter()
+            ms = (t1 - t0) * 1000.0 / 8
+            for limb in self.limbs:
+                limb.ms = ms
 
     def limb_target(self, limb):
         return self.targets[limb.target].position

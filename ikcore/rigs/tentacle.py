@@ -120,7 +120,7 @@ class TentacleScene(Scene):
     def advance(self, dt):
         t = self.script_time
         # The crown sways about Y and bobs: the roots move, the chains follow in its frame.
-        self.crown._set((0.0, 0.06 * math.sin(0.4 * t), 0.0),
+        self.crown.set_local((0.0, 0.06 * math.sin(0.4 * t), 0.0),
                         rot.from_axis_angle((0.0, 1.0, 0.0), 0.25 * math.sin(0.23 * t)))
         super().advance(dt)
 

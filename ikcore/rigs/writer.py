@@ -72,6 +72,8 @@ class Writer:
         The scene's targets, in buffer order.
     extra_count : int
         How many extra bones (:meth:`Scene.extra_bones`) follow the chains' bones.
+    chain_stride : int
+        Floats of each chain's record in ``results`` (4, and the scene's measures).
 
     ``write(buf, extras, results)`` then writes the chains' bones (from each
     limb's ``bound.local_frames()``), ``extras`` (``8 x extra_count`` floats),
@@ -82,7 +84,7 @@ class Writer:
 
     __slots__ = ("extra_count", "size", "write")
 
-    def __init__(self, limbs, targets, extra_count):
+    def __init__(self, limbs, targets, extra_count, chain_stride=4):
         sizes = [len(limb.bound.nodes) for limb in limbs]
         # Points and bone rotations of every chain as locals, when they are few enough.
         local = sum(2 * n - 1 for n in sizes) <= MAX_LOCALS
@@ -124,7 +126,7 @@ class Writer:
                 unpack.append(f"    {', '.join(rotation(k, i) for i in range(n - 1))}, = r{k}\n"
                               f"    {', '.join(point(k, i) for i in range(n))}, = p{k}\n")
         marks = [f"*T[{k}].position, *(T[{k}].orientation or I), T[{k}].radius" for k in range(len(targets))]
-        size = 8 * (len(bones) + extra_count + len(joints) + len(marks)) + (4 + FRAME_STRIDE) * len(limbs)
+        size = 8 * (len(bones) + extra_count + len(joints) + len(marks)) + (chain_stride + FRAME_STRIDE) * len(limbs)
         args = ", ".join(["buf, 0", *bones, "*extras", *joints, *marks, "*results", *frames])
         source = (f"def write(buf, extras, results, B=B, T=T, F=F, S=S, I=I, pack=pack):\n"
                   + "".join(unpack)

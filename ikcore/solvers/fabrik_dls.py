@@ -2,100 +2,103 @@
 
 FABRIK (:mod:`~ikcore.solvers.fabrik`) moves the tip near a position target in a
 few cheap iterations but knows nothing of orientation; damped least squares
-(:mod:`~ikcore.solvers.dls`) meets position and orientation together but pays
-for each iteration with a Jacobian. So:
+(:mod:`~ikcore.solvers.jacobian.dls`) meets position and orientation together
+but pays for each iteration with a Jacobian. So:
 
 1. **Reach.** Without an orientation target, FABRIK solves the problem itself.
    With one, the last bone's world rotation is asked (``R_{N-1} = Q``), so its
    start point, the *wrist*, must be at ``w = target - Q (rest_N - rest_{N-1})``:
    FABRIK moves the first ``N - 1`` bones to put their tip on ``w``, and the
-   last joint takes ``q_{N-1} = R_{N-2}^-1 Q`` (then its limits). For a free
-   chain whose wrist is reachable this already meets both targets.
-2. **Finish.** DLS iterations from that pose (adaptive damping, the same
-   safeguards: :mod:`ikcore.solvers._jacobian`) until position and orientation
-   are met.
+   last joint takes ``q_{N-1} = R_{N-2}^* Q`` (then its limits). For a chain
+   without limits whose wrist is reachable this already meets both targets.
+2. **Finish.** Damped least squares iterations from that pose (or from the
+   start, where the reach ended farther from meeting the target than it),
+   with adaptive damping, the same safeguards and secondary objectives
+   (:mod:`ikcore.solvers.jacobian`), until position and orientation are met.
 
-FABRIK gets at most half the iteration budget; both phases count in
-``iterations``. In the wrist phase the error history is the effector's with
-the last bone set to ``Q``, which is the wrist's distance to ``w``.
+FABRIK gets at most half the iteration budget (and at most
+:data:`FABRIK_ITERATIONS`); both phases count in ``iterations``. In the wrist
+phase the error history is the wrist's distance to ``w``.
 
 Options
 -------
 damping : float > 0
     DLS damping as a fraction of the chain's reach (default 0.03).
 rest_weight : float in [0, 1]
-    Gain of the null-space motion toward the rest pose in the DLS phase
-    (default 0: off).
+    Short for the secondary objective ``TowardRest(rest_weight)`` in the DLS
+    phase (:mod:`ikcore.objectives`; default 0: none).
 """
-
-import math
 
 from .. import rotation as rot
 from ..chain import Chain
 from ..checks import check_positive
-from ..problem import Outcome, Problem, read_options
-from . import _jacobian, fabrik
+from ..kinematics import settle
+from ..problem import Problem, check_settings
+from . import fabrik
+from .jacobian import check_fraction
+from .jacobian import run as run_jacobian
+from .jacobian.dls import default_rule
 
 OPTIONS = {
     "damping": (0.03, check_positive),
-    "rest_weight": (0.0, _jacobian.check_fraction),
+    "rest_weight": (0.0, check_fraction),
 }
 MAX_ITERATIONS = 200
-# FABRIK iterations at most: enough for the approximate reach, where it is fast.
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): a restart from a pose
+#: scattered over the ranges needs ten iterations to show that it beats the best pose so far.
+WINDOW = 10
+ORIENTATION = POLE = SECONDARY = True
+#: FABRIK iterations at most: enough for the approximate reach, where it is fast.
 FABRIK_ITERATIONS = 25
 
-# Wrist sub-chains of recently solved chains (a chain is immutable): built once, not per frame.
-_wrists = {}
-_WRIST_CACHE = 64
+
+def run(problem, steps=None):
+    """Solve ``problem``: FABRIK's reach, then the DLS finish."""
+    chain = problem.chain
+    budget = max(1, min(problem.max_iterations // 2, FABRIK_ITERATIONS))
+    Q = problem.orientation
+    if Q is None:
+        reached = fabrik.run(_sub_problem(problem, chain, problem.target, problem.start, budget), steps)
+        start, used, errors = reached.frames, reached.iterations, list(reached.errors)
+    elif chain.size == 1:
+        # The one bone takes the asked rotation: that is the reach.
+        start = settle(chain, [Q])
+        used, errors = 1, [problem.start_error, problem.error(start)]
+    else:
+        wrist_chain = chain.plan.layout(_wrist_chain)
+        wrist = tuple(t - o for t, o in zip(problem.target, rot.rotate(Q, chain.offsets[-1])))
+        sub_start = settle(wrist_chain, problem.start.rotations[:-1])
+        reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget), steps)
+        last = rot.multiply(rot.conjugate(reached.frames.worlds[-1]), Q)
+        start = settle(chain, [*reached.frames.rotations, last])
+        # The wrist's history, from the whole chain's start error to the reached pose's own error;
+        # setting the last bone is an iteration of its own where FABRIK took none.
+        used, errors = reached.iterations, list(reached.errors)
+        errors[0] = problem.start_error
+        if used == 0:
+            used = 1
+            errors.append(problem.error(start))
+        else:
+            errors[-1] = problem.error(start)
+    if problem.score(start) > problem.score(problem.start):
+        # The reach went the wrong way (an orientation the chain cannot take there): the finish
+        # starts from the start instead.
+        start = problem.start
+        errors[-1] = problem.start_error
+    # The pole: FABRIK's reach turned toward it already, but for the wrist; with an orientation the
+    # finish turns the bones up to the wrist, where an iteration is left for it.
+    left = problem.max_iterations - used
+    finish = run_jacobian(problem.with_start(start), default_rule(chain.reach, problem.options["damping"]), steps,
+                          budget=left, errors=errors, turn=Q is not None and left > 0)
+    return type(finish)(finish.frames, used + finish.iterations, finish.errors, finish.stalled)
 
 
 def _wrist_chain(chain):
-    entry = _wrists.get(id(chain))
-    if entry is not None and entry[0] is chain:
-        return entry[1]
-    sub = Chain(chain.points[:-1], chain.joints[:-1])
-    if len(_wrists) >= _WRIST_CACHE:
-        _wrists.pop(next(iter(_wrists)))
-    _wrists[id(chain)] = (chain, sub)
-    return sub
+    """The chain without its last bone: the one whose tip FABRIK puts on the wrist."""
+    return Chain(chain.points[:-1], chain.joints[:-1])
 
 
-def run(problem):
-    """Solve ``problem``: FABRIK reach, then DLS finish."""
-    chain = problem.chain
-    budget = problem.max_iterations
-    fabrik_budget = max(1, min(budget // 2, FABRIK_ITERATIONS))
-    options = read_options("fabrik", {}, fabrik.OPTIONS)
-    Q = problem.orientation
-    if Q is None:
-        reach = fabrik.run(Problem(chain, problem.target, problem.start, problem.tolerance, fabrik_budget,
-                                   None, problem.orientation_tolerance, problem.pole, options))
-        start, used, errors = reach.rotations, reach.iterations, list(reach.errors)
-    elif chain.size == 1:
-        start, used, errors = [Q], 0, [math.dist(chain._forward(problem.start)[-1], problem.target)]
-    else:
-        sub = _wrist_chain(chain)
-        tx, ty, tz = problem.target
-        ox, oy, oz = rot.rotate(Q, chain.offsets[-1])
-        wrist = (tx - ox, ty - oy, tz - oz)
-        reach = fabrik.run(Problem(sub, wrist, problem.start[:-1], problem.tolerance, fabrik_budget,
-                                   None, problem.orientation_tolerance, problem.pole, options))
-        parent = sub.world_rotations(reach.rotations)[-1]
-        start = list(reach.rotations) + [rot.normalize(rot.multiply(rot.conjugate(parent), Q))]
-        used, errors = reach.iterations, list(reach.errors)
-        # The history starts at the start pose's own effector error.
-        errors[0] = math.dist(chain._forward(problem.start)[-1], problem.target)
-    if chain.limited:
-        start = chain.clamp(start)
-    # The finish starts from the reached pose: its true error ends the reach history.
-    reached = math.dist(chain._forward(start)[-1], problem.target)
-    if used:
-        errors[-1] = reached
-    elif list(start) != list(problem.start):
-        # Setting the last bone to the asked rotation was the reach: one iteration.
-        used = 1
-        errors.append(reached)
-    finish = _jacobian.iterate(problem, "inverse", damping=problem.options["damping"], adaptive=True,
-                               rest_weight=problem.options["rest_weight"], start=start,
-                               max_iterations=budget - used, errors=errors)
-    return Outcome(finish.rotations, used + finish.iterations, finish.errors, finish.stalled)
+def _sub_problem(problem, chain, target, start, budget):
+    """A FABRIK problem for the reach: ``chain`` to ``target`` from ``start`` within ``budget``."""
+    settings = check_settings(chain, "fabrik", tolerance=problem.tolerance, max_iterations=budget)
+    return Problem(settings, target, start, None, problem.pole if problem.orientation is None else None)

@@ -1,11 +1,17 @@
-"""Section ``batch``: K copies of one chain at once (spider legs, crowds).
+"""Sections ``batch`` and ``legs``: many copies of one chain at once (spider legs, crowds).
 
-K in {8, 100, 1000} chains of N bones, batch targets (seed ``12345 + N + 2000``),
-cold from rest. Three ways, timed in turn: ``ikcore.solve_batch`` (vectorised
-FABRIK with numpy, per-chain stop, rotations and statuses included), a loop of
+``batch``: K in {8, 100, 1000} free chains of N bones, batch targets (seed
+``12345 + N + 2000``), cold from rest. Three ways, timed in turn:
+``ikcore.solve_batch`` (every copy solved as ``ikcore.solve`` solves it, the
+settings checked once; rotations and statuses included), a loop of
 ``ikcore.solve``, and the straightforward batched numpy FABRIK of
-:mod:`reference` (positions only; the whole batch iterates until its slowest chain
-converges).
+:mod:`reference` (positions only; the whole batch iterates until its slowest
+chain converges).
+
+``legs``: the legs of :mod:`legs_block` (planar spider legs for the batched
+``two_bone`` and its kernel, a limited three-bone leg for the batched FABRIK),
+per leg against the bare two-bone kernel, in CPython and in Pyodide under Node,
+each kind timed in turn with the bare kernel.
 """
 
 import statistics
@@ -15,7 +21,7 @@ import numpy as np
 import ikcore
 from ikcore.solvers import fabrik
 
-from . import problems, reference
+from . import in_node, legs_block, problems, reference
 from .report import ratio, table, us
 from .timing import Impl, run_interleaved
 
@@ -70,4 +76,57 @@ def section(cfg):
           table(["N", "K", "reps", "solve_batch µs / chain", "loop of solve µs / chain", "numpy reference µs / chain",
                  "solve_batch vs loop", "solve_batch vs reference", "solve_batch iterations median / max",
                  "reference iterations", "converged (batch / loop / reference)"], rows)]
+    return "\n".join(md), data
+
+
+#: Legs per batch: a crowd of a hundred spiders (FABRIK's limited legs: fewer, each takes longer).
+LEGS = {"bare": 800, "kernel": 800, "two_bone": 800, "fabrik": 100}
+LABELS = {"bare": "bare two-bone kernel (floor)", "kernel": "PlanarLeg.solve (two_bone kernel)",
+          "two_bone": "solve_batch two_bone, planar legs", "fabrik": "solve_batch fabrik, limited 3-bone legs"}
+
+
+def _legs_rounds(time_legs, reps, rounds):
+    """Per kind the median over ``rounds`` of its per-leg time, the rounds taking the kinds in turn
+    so that load on the machine falls on all alike; and the converged counts."""
+    times = {kind: [] for kind in LEGS}
+    converged = {}
+    for _ in range(rounds):
+        for kind, count in LEGS.items():
+            answer = time_legs({"kind": kind, "count": count, "reps": reps if kind != "fabrik" else 1})
+            times[kind].append(answer["us_per_leg"])
+            converged[kind] = answer["converged"]
+    return {kind: statistics.median(v) for kind, v in times.items()}, converged
+
+
+def legs_section(cfg):
+    reps, rounds = (3, 2) if cfg.quick else (7, 5)
+    here, done_here = _legs_rounds(legs_block.time_legs, reps, rounds)
+    wheel, why = in_node.wheel_for_node()
+    there = done_there = None
+    if wheel is not None:
+        node = in_node.PyodideNode(wheel, legs_block.__file__)
+        try:
+            there, done_there = _legs_rounds(node.time_block, reps, rounds)
+        finally:
+            node.close()
+    rows = []
+    for kind, count in LEGS.items():
+        row = [LABELS[kind], count, us(here[kind]), ratio(here[kind] / here["bare"]), f"{done_here[kind]} / {count}"]
+        if there is not None:
+            row += [us(there[kind]), ratio(there[kind] / there["bare"]), f"{done_there[kind]} / {count}"]
+        rows.append(row)
+    header = ["legs", "count", "CPython µs / leg", "vs bare (CPython)", "converged (CPython)"]
+    if there is not None:
+        header += ["Pyodide µs / leg", "vs bare (Pyodide)", "converged (Pyodide)"]
+    md = ["## Many legs at once: batched two_bone and FABRIK against the bare kernel", "",
+          "Cold from rest, targets at the tips of random poses within the limits (tests/bench/legs_block.py). "
+          "The bare kernel is the law of cosines, the pole's plane and the knee and foot points over flat lists, "
+          "no rotations, limits or status. Per leg: the whole batch's time over its legs, median over "
+          f"{rounds} rounds that take the kinds in turn (each round the median of {reps} runs).", "",
+          table(header, rows)]
+    if why:
+        md += ["", f"- Pyodide: not run ({why})."]
+    data = {"cpython": {k: here[k] / here["bare"] for k in LEGS}}
+    if there is not None:
+        data["pyodide"] = {k: there[k] / there["bare"] for k in LEGS}
     return "\n".join(md), data

@@ -33,11 +33,12 @@ def _missing():
 
 
 class PyodideNode:
-    """A Node process serving :func:`solve_block.time_block` requests."""
+    """A Node process serving timing requests: ``driver``'s ``time_block_json`` (default
+    :mod:`solve_block`'s) run in Pyodide."""
 
-    def __init__(self, wheel):
+    def __init__(self, wheel, driver=os.path.join(HERE, "solve_block.py")):
         self.proc = subprocess.Popen(
-            ["node", os.path.join(HERE, "pyodide_solves.mjs"), wheel, os.path.join(HERE, "solve_block.py")],
+            ["node", os.path.join(HERE, "pyodide_solves.mjs"), wheel, driver],
             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         first = self.proc.stdout.readline().split()
         if first[:1] != ["ready"]:
@@ -79,16 +80,24 @@ def _wheel_note(wheel):
     return None
 
 
-def section(cfg):
+def wheel_for_node():
+    """``(wheel path, None)`` for timing in Pyodide under Node, or ``(None, why not)``."""
     why = _missing()
     if why:
-        return f"## Pyodide in Node\n\nNot run: {why}.", {}
+        return None, why
     wheel = _current_wheel()
     if wheel is None:
         found = sorted(glob.glob(os.path.join(ROOT, "dist", "ikcore-*-py3-none-any.whl")))
         if not found:
-            return "## Pyodide in Node\n\nNot run: no wheel in dist/ and ./build/wheel could not build one.", {}
+            return None, "no wheel in dist/ and ./build/wheel could not build one"
         wheel = found[-1]
+    return wheel, None
+
+
+def section(cfg):
+    wheel, why = wheel_for_node()
+    if why:
+        return f"## Pyodide in Node\n\nNot run: {why}.", {}
     node = PyodideNode(wheel)
     rows, ratios_all = [], []
     try:

@@ -8,8 +8,14 @@ Usage (from the repository root, after ``pip install -r tests/bench/requirements
     python -m tests.bench.run --out docs/benchmarks.md
 
 Sections: ``cpython`` (cold solves per method and N, against the plain-lists
-floor and ikpy), ``tracking`` (warm-started per-frame solves), ``batch``
-(``solve_batch`` against a loop and a reference numpy FABRIK), ``pyodide`` (the
+floor and ikpy), ``hard`` (limbs, near full reach, differing axes, a limited
+hip and knee: success and iterations per method), ``robot`` (the Panda-like
+7-joint arm on 6-D targets: solve rate, median and p95 CPU time, iterations,
+against ikpy), ``tracking`` (warm-started
+per-frame solves), ``batch``
+(``solve_batch`` against a loop and a reference numpy FABRIK), ``legs`` (batched
+two_bone and limited FABRIK legs against the bare two-bone kernel, CPython and
+Pyodide under Node), ``pyodide`` (the
 same cold solves in Pyodide under Node, against CPython; needs
 ``node_modules/pyodide`` and the wheel in ``dist/``), ``browser`` (each scene's
 Python ms per frame on the real site in headless Chromium, and the largest
@@ -26,7 +32,7 @@ import numpy as np
 
 import ikcore
 
-from . import batched, in_browser, in_node, peers, report, solves, tracking
+from . import batched, hard_report, in_browser, in_node, peers, report, robot, solves, tracking
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -58,7 +64,10 @@ class Config:
 SECTIONS = {
     "cpython": solves.section,
     "tracking": tracking.section,
+    "hard": hard_report.section,
+    "robot": robot.section,
     "batch": batched.section,
+    "legs": batched.legs_section,
     "pyodide": in_node.section,
     "browser": in_browser.section,
 }
@@ -88,7 +97,7 @@ def headline(results):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--section", default="cpython,tracking,batch,pyodide,browser",
+    parser.add_argument("--section", default="cpython,hard,robot,tracking,batch,legs,pyodide,browser",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")

@@ -10,17 +10,16 @@ includes the final points it hands the verdict) and its passes alone (``fabrik.r
 the positions-to-rotations step skipped).
 """
 
-import importlib
 import statistics
 
 import ikcore
-from ikcore.solvers import _fabrik_free, fabrik
+from ikcore import kinematics
+from ikcore.problem import check_request, check_settings
+from ikcore.solvers import fabrik
 
 from . import peers, problems, reference
 from .report import big_ratio, percent, ratio, table, us
 from .timing import Impl, median_ratio, run_interleaved
-
-_solve_module = importlib.import_module("ikcore.solve")
 
 TIGHT = 1e-6
 
@@ -44,26 +43,22 @@ def _solve_fn(chain, targets, method, **kw):
 
 
 def _run_fn(chain, targets, passes_only):
-    """``fabrik.run`` on prepared problems; with ``passes_only`` its rotations step is skipped."""
-    made = [_solve_module.make_problem(chain, t, "fabrik", None, None, None, None, None, None, {})
-            for t in targets]
-    keep, keep_settled = _fabrik_free.rotations_along, _fabrik_free.settled_along
+    """``fabrik.run`` on prepared problems; with ``passes_only`` its points-to-rotations step is
+    skipped (the final points stand with the start's rotations)."""
+    settings = check_settings(chain, "fabrik")
+    made = [check_request(settings, t) for t in targets]
+    keep = fabrik.placed
 
-    def skip(chain, ref, xs, ys, zs):
-        # Rest rotations, at the cost of one list: a restart (N = 100 only) then
-        # starts from rest rather than near the best pose.
-        return [ikcore.rotation.IDENTITY] * chain.size
-
-    def skip_settled(chain, ref, xs, ys, zs):
-        return skip(chain, ref, xs, ys, zs), None
+    def skip(chain, reference, points):
+        return kinematics.Frames(reference.rotations, reference.worlds, points)
 
     def fn(j):
         if passes_only:
-            _fabrik_free.rotations_along, _fabrik_free.settled_along = skip, skip_settled
+            fabrik.placed = skip
         try:
             o = fabrik.run(made[j])
         finally:
-            _fabrik_free.rotations_along, _fabrik_free.settled_along = keep, keep_settled
+            fabrik.placed = keep
         return o.iterations, o.errors[-1], o.errors[-1] <= made[j].tolerance
     return fn
 

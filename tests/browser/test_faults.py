@@ -14,7 +14,7 @@ import pytest
 from ikcore.rigs import SCENES, make_scene
 
 #: The target a user would drag in each scene.
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target"}
 
 
 def test_restart_after_a_python_error(demo, site_server):
@@ -92,6 +92,10 @@ def test_target_dragged_far_away(demo, site_server):
     page = demo.page
     for k, name in enumerate(SCENES):
         page.evaluate("n => ikDemo.setScene(n)", name)
+        if name == "race":
+            # The race's lanes shown decided, not replayed an iteration at a time (the replay of the
+            # Jacobian lanes' 60 to 150 iterations toward a far target takes half a minute).
+            page.evaluate("ikDemo.set({replay: false})")
         target = DRAGGED[name]
         far = 1e9 if k % 2 else -1e9
         point = [far, 0.5 * far, far]
@@ -119,7 +123,7 @@ def test_target_dragged_far_away(demo, site_server):
             limb = scene.limbs[0]
             moved = math.dist(first["chains"][0]["effector"], chain["effector"])
             assert moved < 0.01 * limb.reach, (name, moved)
-            root = limb.bound.nodes[0]._p
+            root = limb.bound.nodes[0].world_position
             direction = [t - r for t, r in zip(point, root)]
             reach = [e - r for e, r in zip(chain["effector"], root)]
             cosine = sum(a * b for a, b in zip(direction, reach)) / math.hypot(*direction) / math.hypot(*reach)

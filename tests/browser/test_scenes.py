@@ -7,7 +7,7 @@ import pytest
 
 from ikcore.rigs import SCENES, make_scene
 
-CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6}
+CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6, "robot": 1}
 
 
 def open_scene(demo, site_server, name):

@@ -72,7 +72,7 @@ def measure(page, cdp):
 
 
 #: The target a user would drag in each scene.
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target"}
 
 
 def moves(page, name, chunk):

@@ -6,8 +6,9 @@ Shared by the property tests, the fuzzing and the degenerate-geometry tests.
 import math
 
 import ikcore
+from ikcore import kinematics
 from ikcore.checks import check_rotations
-from ikcore.solve import reachable
+
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0)
 
@@ -59,11 +60,11 @@ def check_invariants(chain, target, sol, start=None, orientation=None, tolerance
     ok_orientation = sol.orientation_error is None or sol.orientation_error <= otol
     assert sol.converged == (sol.error <= tol and ok_orientation)
     if not sol.converged:
-        assert (sol.status == "unreachable") == (not reachable(chain, target))
+        assert (sol.status == "unreachable") == (not chain.reachable(target))
     assert 0 <= sol.iterations <= (max_iterations or 100000)
     assert len(sol.errors) == sol.iterations + 1, "the history is the start's error, then one per iteration"
-    # The history starts at the error of the (clamped) start pose.
-    # (normalised first, as solve() does: a half turn's hinge angle hangs on the last bit of it)
-    first = chain.forward(chain.clamp(check_rotations(start or [IDENTITY] * chain.size, chain.size)))[-1]
+    # The history starts at the error of the start pose: checked, made unit and limited as solve() settles
+    # it (in that order: a half turn's hinge angle hangs on the last bit of it).
+    first = kinematics.settle(chain, check_rotations(start or [IDENTITY] * chain.size, chain.size)).points[-1]
     assert math.isclose(sol.errors[0], math.dist(first, target), rel_tol=1e-9,
                         abs_tol=max(1e-9 * reach, ulp))

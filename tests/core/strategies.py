@@ -119,17 +119,19 @@ def bone_counts(low=1, high=60):
 def build_chain(rng, n, shape, mix):
     """An ``n``-bone chain of the given shape and limit mix, details drawn from ``rng``.
 
-    The chain's scale is log-uniform over ``1e-3..1e3``; each bone's length
-    spreads around it by up to a few decades (clipped to ``1e-3..1e3``). The
+    The chain's scale is log-uniform over ``1e-6..1e9``; each bone's length
+    spreads around it by up to a few decades (clipped to ``1e-6..1e9``). The
     root sits at the origin or up to a hundred reaches from it. Mix "cones" is
     a straight chain of twist-free cones and free joints (FABRIK's tentacle
     case) whatever the shape.
     """
     if mix == "cones":
         shape = "straight"
-    centre = rng.uniform(-3.0, 3.0)
-    spread = rng.choice((0.0, 0.5, 2.0, 6.0))
-    lengths = [10.0 ** min(3.0, max(-3.0, centre + spread * rng.uniform(-1.0, 1.0))) for _ in range(n)]
+    centre = rng.uniform(-6.0, 9.0)
+    # (Spread: bones of one chain at most seven decades apart, so that none is shorter than 1e-9 of
+    # the reach, which a Chain refuses.)
+    spread = rng.choice((0.0, 0.5, 2.0, 3.5))
+    lengths = [10.0 ** min(9.0, max(-6.0, centre + spread * rng.uniform(-1.0, 1.0))) for _ in range(n)]
     offset = rng.choice((0.0, 1.0, 100.0))
     first = random_direction(rng)
     normal = rot.perpendicular(first)
@@ -170,7 +172,7 @@ def build_chain(rng, n, shape, mix):
 
 @st.composite
 def wide_chains(draw, min_bones=1, max_bones=60):
-    """Chains of ``min_bones..max_bones`` bones, lengths in ``1e-3..1e3`` and random limits."""
+    """Chains of ``min_bones..max_bones`` bones, lengths in ``1e-6..1e9`` and random limits."""
     n = draw(bone_counts(min_bones, max_bones))
     return build_chain(random.Random(draw(seeds)), n, draw(shapes), draw(limit_mixes))
 

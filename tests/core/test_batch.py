@@ -1,4 +1,5 @@
-"""solve_batch: per chain, what solve returns; vectorised FABRIK with numpy, a loop without."""
+"""solve_batch: per copy, what solve returns; planar legs under two_bone all at once; arrays with numpy,
+lists without."""
 
 import math
 import pathlib
@@ -42,14 +43,6 @@ def assert_matches(chain, got, sols, exact=False):
         assert np.all(np.abs(norms - 1.0) < 1e-12)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def vectorise_small_batches():
-    """Small batches normally loop solve(); here they take the vectorised path, to test it."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(batch, "MIN_VECTOR_BATCH", 1)
-        yield
-
-
 @st.composite
 def free_batches(draw, with_starts=False):
     chain = draw(chains(max_bones=7, limits=False))
@@ -61,10 +54,11 @@ def free_batches(draw, with_starts=False):
     return chain, tgts, starts
 
 
-@given(free_batches(with_starts=True))
-def test_vectorised_fabrik_matches_solve(case):
+@given(free_batches(with_starts=True), st.sampled_from(["fabrik", "ccd", "dls"]))
+def test_each_copy_is_what_solve_gives(case, method):
     chain, tgts, starts = case
-    assert_matches(chain, ikcore.solve_batch(chain, tgts, starts=starts), scalar(chain, tgts, starts=starts))
+    got = ikcore.solve_batch(chain, tgts, method, starts=starts)
+    assert_matches(chain, got, scalar(chain, tgts, method, starts=starts), exact=True)
 
 
 @given(free_batches(), st.sampled_from([1e-6, 1e-3, 0.05]), st.integers(1, 8))
@@ -73,109 +67,44 @@ def test_tolerance_and_iteration_cap_as_in_solve(case, rel, cap):
     tol = rel * chain.reach
     got = ikcore.solve_batch(chain, tgts, tolerance=tol, max_iterations=cap)
     assert got.tolerance == tol
-    assert_matches(chain, got, scalar(chain, tgts, tolerance=tol, max_iterations=cap))
+    assert_matches(chain, got, scalar(chain, tgts, tolerance=tol, max_iterations=cap), exact=True)
 
 
-def test_standard_targets_run_vectorised(monkeypatch):
-    """Reachable, off-line targets never go through the scalar solver."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("the scalar solver was called")
-
-    chain = straight(10)
-    rng = np.random.default_rng(1)
-    g = rng.standard_normal((200, 3))
-    tgts = g / np.linalg.norm(g, axis=1, keepdims=True) * rng.uniform(2.0, 9.5, 200)[:, None]
-    sols = scalar(chain, tgts)
-    monkeypatch.setattr(batch, "solve", refuse)
-    got = ikcore.solve_batch(chain, tgts)
-    assert isinstance(got.positions, np.ndarray) and got.positions.shape == (200, 11, 3)
-    assert got.rotations.shape == (200, 10, 4) and got.iterations.shape == (200,) and got.error.shape == (200,)
-    assert_matches(chain, got, sols)
-    assert got.converged.all()
-
-
-def test_small_batches_loop_solve(monkeypatch):
-    monkeypatch.setattr(batch, "MIN_VECTOR_BATCH", 4)
-    chain = straight(5)
-    tgts = [(2.0, 2.0, 1.0), (0.0, 7.0, 0.0), (-1.0, 1.0, -2.0)]
-    assert_matches(chain, ikcore.solve_batch(chain, tgts), scalar(chain, tgts), exact=True)
-    starts = np.tile([0.9, 0.1, 0.3, 0.2], (3, 5, 1))       # not unit: solve() normalises them
-    assert_matches(chain, ikcore.solve_batch(chain, tgts, starts=starts), scalar(chain, tgts, starts=starts),
-                   exact=True)
-    calls = []
-    monkeypatch.setattr(batch, "solve", lambda *a, **k: calls.append(1))
-    ikcore.solve_batch(chain, tgts + [(1.0, 1.0, 1.0)])
-    assert not calls
-
-
-def test_each_chain_stops_when_it_converges():
-    chain = straight(6)
-    tgts = [(6.0, 0.0, 0.0),      # already there: 0 iterations
-            (0.0, 9.0, 0.0),      # out of reach: stretched in one step
-            (-1.0, 0.5, 0.2),
-            (3.0, 3.0, 0.5),
-            (5.9, 0.2, 0.0)]      # nearly straight: slow, linear convergence
-    got = ikcore.solve_batch(chain, tgts, tolerance=1e-9)
-    sols = scalar(chain, tgts, tolerance=1e-9)
-    assert_matches(chain, got, sols)
-    its = [int(i) for i in got.iterations]
-    assert its[:2] == [0, 1] and len(set(its)) == 5, its
-    assert got.status == ["converged", "unreachable", "converged", "converged", "converged"]
-    np.testing.assert_allclose(got.positions[1][-1], [0.0, 6.0, 0.0], atol=1e-12)
-
-
-def test_collinear_and_stalled_chains_go_to_the_scalar_solver():
-    # Target straight behind a straight chain; a one-bone chain asked inside its
-    # sphere (unreachable, FABRIK stalls); an ordinary target beside them.
-    chain = straight(4)
-    tgts = [(-2.0, 0.0, 0.0), (2.0, 1.0, 0.0), (1.0, 1e-12, 0.0)]
-    assert_matches(chain, ikcore.solve_batch(chain, tgts), scalar(chain, tgts))
-    one = straight(1)
-    got = ikcore.solve_batch(one, [(0.3, 0.2, 0.0), (0.0, 2.0, 0.0)])
-    sols = scalar(one, [(0.3, 0.2, 0.0), (0.0, 2.0, 0.0)])
-    assert_matches(one, got, sols)
-    assert got.status == ["unreachable", "unreachable"]
+def test_poles_one_for_all_or_one_each():
+    chain = ikcore.Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)],
+                         [ikcore.Hinge((0, 0, 1), -150, 150), ikcore.Hinge((0, 0, 1), -150, 150)])
+    tgts = [(1.0, 1.0, 0.0), (1.2, -0.4, 0.0), (0.3, 0.9, 0.0)]
+    up, down = (0.5, 3.0, 0.0), (0.5, -3.0, 0.0)
+    for poles in (up, [up, down, up]):
+        got = ikcore.solve_batch(chain, tgts, "two_bone", poles=poles)
+        each = poles if isinstance(poles, list) else [poles] * 3
+        want = [ikcore.solve(chain, t, "two_bone", pole=p) for t, p in zip(tgts, each)]
+        assert_matches(chain, got, want)
+        for k, p in enumerate(each):
+            # The knee bends toward its pole.
+            assert np.sign(got.positions[k][1][1] - got.positions[k][0][1] * 0) == np.sign(p[1])
+    with pytest.raises(IKError, match="poles"):
+        ikcore.solve_batch(chain, tgts, "two_bone", poles=[up, down])
+    with pytest.raises(IKError, match=r"poles\[1\]"):
+        ikcore.solve_batch(chain, tgts, "two_bone", poles=[up, (0.0, math.nan, 0.0), up])
 
 
 def test_warm_starts_track_a_moving_target():
-    chain = straight(8)
-    tgts = np.array([[3.0, 4.0, 1.0], [-2.0, 2.0, 2.0], [5.0, -3.0, -1.0]])
-    first = ikcore.solve_batch(chain, tgts, tolerance=1e-6)
-    moved = tgts + 0.05
-    got = ikcore.solve_batch(chain, moved, starts=first.rotations, tolerance=1e-6)
-    assert_matches(chain, got, scalar(chain, moved, starts=first.rotations, tolerance=1e-6))
-    assert max(got.iterations) < max(ikcore.solve_batch(chain, moved, tolerance=1e-6).iterations)
-    # A start already within tolerance comes back unchanged.
-    same = ikcore.solve_batch(chain, tgts, starts=first.rotations, tolerance=1e-6)
-    assert list(same.iterations) == [0, 0, 0]
-    np.testing.assert_allclose(same.rotations, first.rotations, rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(same.rotations, [s.rotations for s in scalar(chain, tgts, starts=first.rotations,
-                                                                                tolerance=1e-6)])
-
-
-@pytest.mark.parametrize("method", ["ccd", "dls", "pseudo_inverse"])
-def test_other_methods_loop_solve(method):
-    chain = straight(5)
-    tgts = [(2.0, 2.0, 1.0), (0.0, 7.0, 0.0), (-1.0, 1.0, -2.0)]
-    assert_matches(chain, ikcore.solve_batch(chain, tgts, method), scalar(chain, tgts, method), exact=True)
+    chain = straight(6)
+    tgts = [(3.0, 2.0, 1.0), (-1.0, 4.0, 0.5), (2.0, -2.0, -2.0)]
+    first = ikcore.solve_batch(chain, tgts)
+    moved = [tuple(c + 0.01 for c in t) for t in tgts]
+    again = ikcore.solve_batch(chain, moved, starts=first.rotations)
+    assert list(again.converged) == [True, True, True]
+    assert max(again.iterations) <= 3
 
 
 @given(st.data())
-def test_limited_chains_loop_solve(data):
-    chain = data.draw(chains(max_bones=5))
-    tgts = [data.draw(targets(chain)) for _ in range(3)]
-    got = ikcore.solve_batch(chain, tgts, max_iterations=20)
-    # Limited chains are solved one by one with solve: identical results.
-    assert_matches(chain, got, scalar(chain, tgts, max_iterations=20), exact=chain.limited)
-
-
-def test_two_bone_and_method_options():
-    chain = straight(2)
-    tgts = [(1.0, 1.0, 0.0), (0.0, 0.0, 3.0)]
-    got = ikcore.solve_batch(chain, tgts, "two_bone")
-    assert_matches(chain, got, scalar(chain, tgts, "two_bone"), exact=True)
-    got = ikcore.solve_batch(chain, tgts, "dls", damping=0.05)
-    assert_matches(chain, got, scalar(chain, tgts, "dls", damping=0.05), exact=True)
+def test_limited_chains_are_what_solve_gives(data):
+    chain = data.draw(chains(max_bones=5, limits=True))
+    tgts = [data.draw(targets(chain)) for _ in range(data.draw(st.integers(1, 4)))]
+    got = ikcore.solve_batch(chain, tgts, "fabrik")
+    assert_matches(chain, got, scalar(chain, tgts, "fabrik"), exact=True)
 
 
 @given(free_batches(with_starts=True))
@@ -235,6 +164,8 @@ NAN = math.nan
     ((None, [(1, 1, 0)]), {"max_iterations": 0}, "max_iterations"),
     ((None, [(1, 1, 0)], "newton"), {}, "method"),
     ((None, [(1, 1, 0)], "two_bone"), {}, "two_bone"),
+    ((None, [(1, 1, 0)]), {"poles": [(0, 1, 0)] * 2}, "poles"),
+    ((None, [(1e200, 1, 0)]), {}, r"targets\[0\]"),
     ((None, [(1, 1, 0)]), {"damping": 0.1}, "damping"),
 ])
 def test_bad_input(monkeypatch, use_numpy, args, kwargs, match):

@@ -52,7 +52,7 @@ def test_world_rotation_is_the_product_from_the_root():
     assert close(bone1, rot.rotate(rot.multiply(q0, q1), (0, 2, 0)), 1e-12)
     # q_1 takes +y to +z; q_0 (about z) leaves +z alone.
     assert close(bone1, (0, 0, 2), 1e-12)
-    assert close(c.world_rotations([q0, q1, rot.IDENTITY])[1], rot.multiply(q0, q1))
+    assert close(ikcore.kinematics.frames(c, [q0, q1, rot.IDENTITY])[0][1], rot.multiply(q0, q1))
 
 
 def test_local_rotation_is_in_the_parent_frame():

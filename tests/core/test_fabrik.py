@@ -4,14 +4,15 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
-from ikcore.solve import make_problem
-from ikcore.solvers import _fabrik_free, _fabrik_tuning, _surgery, fabrik
+from ikcore.problem import check_request, check_settings
+from ikcore.solvers import degenerate, fabrik
+from ikcore.solvers.fabrik import points as passes_module
 
 from .strategies import bone_counts, build_chain, seeds
 from .test_ccd import random_hinge_chain
@@ -81,10 +82,10 @@ def offset_from_line(point, a, b):
     return [x - t * y for x, y in zip(v, d)]
 
 
-# Hinges about random axes: the weak spot the module docstring states (64%, where CCD reaches 92% and
-# DLS 98%); a fall below it is a regression, a rise is welcome (then update the docstring).
-@pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.85), (cone_chain, 0.80),
-                                        (random_hinge_chain, 0.60)])
+# Hinges about random axes were FABRIK's weak spot (64% converged, where CCD reached 92% and DLS 98%):
+# the framed passes with the damped least squares finish take it past 90%.
+@pytest.mark.parametrize("make, rate", [(free_chain, 0.95), (hinge_chain, 0.90), (cone_chain, 0.80),
+                                        (random_hinge_chain, 0.90)])
 def test_convergence_rate_on_reachable_targets(make, rate):
     rng = random.Random(7)
     converged = 0
@@ -212,54 +213,25 @@ def test_pole_keeps_the_solution_on_a_straight_start_with_the_target_on_the_line
     assert max(p[2] for p in sol.positions) > 0.1
 
 
-def _guarded_passes(chain, points, target, iterations):
-    # Free FABRIK with the coincident-point rule tested bone by bone: the errors after each iteration.
-    xs, ys, zs = (list(c) for c in zip(*points))
-    n, lengths, errors = chain.size, chain.lengths, []
-    for _ in range(iterations):
-        x, y, z = target
-        xs[n], ys[n], zs[n] = x, y, z
-        for i in range(n - 1, -1, -1):
-            ex, ey, ez = xs[i] - x, ys[i] - y, zs[i] - z
-            d = math.sqrt(ex * ex + ey * ey + ez * ez)
-            if d > 0.0:
-                x, y, z = x + ex * (lengths[i] / d), y + ey * (lengths[i] / d), z + ez * (lengths[i] / d)
-            else:
-                x -= lengths[i]
-            xs[i], ys[i], zs[i] = x, y, z
-        x, y, z = chain.points[0]
-        for i in range(n):
-            ex, ey, ez = xs[i + 1] - x, ys[i + 1] - y, zs[i + 1] - z
-            d = math.sqrt(ex * ex + ey * ey + ez * ez)
-            if d > 0.0:
-                x, y, z = x + ex * (lengths[i] / d), y + ey * (lengths[i] / d), z + ez * (lengths[i] / d)
-            else:
-                x += lengths[i]
-            xs[i + 1], ys[i + 1], zs[i + 1] = x, y, z
-        errors.append(math.sqrt((x - target[0]) ** 2 + (y - target[1]) ** 2 + (z - target[2]) ** 2))
-    return errors
-
-
-@pytest.mark.parametrize("points, target, passes", [
-    # The target on point 1: in the first backward pass point 1 sits on its new child, then the
-    # root on point 1's new place; the forward pass meets the same in turn.
-    ([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0)], (1.0, 0.0, 0.0), {"backward", "forward"}),
-    ([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0), (1.0, 1.0, 1.0)], (1.0, 1.0, 0.0), {"backward"}),
-])
-def test_a_point_on_its_new_neighbour_goes_on_along_x(points, target, passes, monkeypatch):
-    # The passes divide by the distance to the new neighbour unguarded and finish a pass bone by
-    # bone once it is 0: the same as testing every bone.
-    chain = Chain(points)
-    careful = []
-    for name in ("_careful_backward", "_careful_forward"):
-        plain = getattr(_fabrik_free, name)
-        monkeypatch.setattr(_fabrik_free, name, lambda *a, plain=plain, name=name: careful.append(name[9:]) or plain(*a))
-    sol = ikcore.solve(chain, target, "fabrik", max_iterations=4)
-    assert set(careful) == passes
-    assert sol.errors[1:-1] == _guarded_passes(chain, points, target, sol.iterations)[:-1]
-    assert all(math.isfinite(c) for p in sol.positions for c in p)
-    for i, length in enumerate(chain.lengths):
-        assert math.isclose(math.dist(sol.positions[i], sol.positions[i + 1]), length, rel_tol=1e-12)
+@pytest.mark.parametrize("which", ["backward", "forward"])
+def test_a_point_on_its_new_neighbour_goes_on_along_x(which):
+    # Where a point lands on its new neighbour the pass has no direction to follow: the bone goes on
+    # along -x (backward) or +x (forward), its length kept, nothing divided by zero.
+    lengths = [1.0, 1.0, 2.0]
+    xs, ys, zs = [0.0, 1.0, 1.0, 3.0], [0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]
+    if which == "backward":
+        # The target on point 2's old place: point 2 sits on its new child.
+        passes_module.backward(xs, ys, zs, lengths, (1.0, 1.0, 0.0))
+        assert (xs[2], ys[2], zs[2]) == (1.0 - 2.0, 1.0, 0.0)
+    else:
+        # The backward points put point 1 on the root.
+        xs[1], ys[1] = 0.0, 0.0
+        passes_module.forward(xs, ys, zs, lengths, (0.0, 0.0, 0.0))
+        assert (xs[1], ys[1], zs[1]) == (1.0, 0.0, 0.0)
+    for i, length in enumerate(lengths):
+        d = math.dist((xs[i], ys[i], zs[i]), (xs[i + 1], ys[i + 1], zs[i + 1]))
+        assert math.isclose(d, length, rel_tol=1e-12)
+        assert math.isfinite(d)
 
 
 def _off_line(a, b, p):
@@ -278,23 +250,22 @@ def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, 
     # first exactly when the rest points and the target lie within 1e-6 reach of one line.
     rng = random.Random(seed)
     chain = build_chain(rng, n, shape, "free")
-    eps = _fabrik_tuning.COLLINEAR * chain.reach
+    eps = degenerate.COLLINEAR * chain.reach
     root, tip = chain.points[0], chain.points[-1]
-    if math.dist(root, tip) <= eps:
-        return  # the line runs through the farthest point: no line is kept
+    assume(math.dist(root, tip) > eps)  # else the line runs through the farthest point
     t = rng.uniform(-1.0, 1.0) * chain.reach / math.dist(root, tip)
     off = {"on the line": 0.0, "near it": rng.uniform(-3.0, 3.0) * eps, "anywhere": chain.reach}[where]
     across = rot.perpendicular(tuple((b - a) / math.dist(root, tip) for a, b in zip(root, tip)))
     target = tuple(a + t * (b - a) + off * c for a, b, c in zip(root, tip, across))
     far = max(_off_line(root, tip, p) for p in chain.points + (target,))
     distance = math.dist(root, target)
-    if abs(far - eps) < 0.01 * eps or not chain.min_reach < distance < chain.reach or distance < 1e-3 * chain.reach:
-        return  # on the edge of the test, or not a solve that runs the passes
-    if math.dist(tip, target) <= 1e-3 * chain.reach:
-        return  # the rest pose meets the target already (the default tolerance): no pass runs
+    # Not on the edge of the test, a solve that runs the passes (within the reach), from a rest pose
+    # that does not meet the target already (the default tolerance).
+    assume(abs(far - eps) >= 0.01 * eps and chain.min_reach < distance < chain.reach)
+    assume(distance >= 1e-3 * chain.reach and math.dist(tip, target) > 1e-3 * chain.reach)
     bent = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_surgery, "bend", lambda *a, bend=_surgery.bend: bent.append(1) or bend(*a))
+        patch.setattr(degenerate, "bend", lambda *a, bend=degenerate.bend: bent.append(1) or bend(*a))
         ikcore.solve(chain, target, "fabrik", max_iterations=1)
     assert bool(bent) == (far < eps)
 
@@ -362,10 +333,10 @@ def test_solves_are_repeatable():
 def test_run_is_callable_on_a_problem():
     # Other solvers (fabrik_dls) start from fabrik.run.
     chain = straight(5)
-    problem = make_problem(chain, (2.0, 2.0, 1.0), "fabrik", None, None, None, None, None, None, {})
+    problem = check_request(check_settings(chain, "fabrik"), (2.0, 2.0, 1.0))
     outcome = fabrik.run(problem)
-    assert len(outcome.rotations) == 5 and outcome.iterations >= 1
-    tip = chain.forward(outcome.rotations)[-1]
+    assert len(outcome.frames.rotations) == 5 and outcome.iterations >= 1
+    tip = chain.forward(outcome.frames.rotations)[-1]
     assert math.dist(tip, (2.0, 2.0, 1.0)) <= problem.tolerance
 
 

@@ -12,6 +12,7 @@ import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
 from ikcore.solvers import fabrik
+from ikcore.solvers.fabrik.points import cones_of
 
 
 def bends(points):
@@ -93,7 +94,7 @@ def test_no_restart_stops_at_the_first_stall_with_the_best_pose(kind):
         # Cones too tight to bring the tip back near the root.
         chain = Chain([(i, 0, 0) for i in range(6)], [BallSocket(10.0)] * 5)
         target = (0.5, 0.5, 0.0)
-    assert fabrik._layout(chain)[2] is not None or kind != "cones"
+    assert cones_of(chain) is not None or kind != "cones"
     capped = ikcore.solve(chain, target, "fabrik", max_restarts=0)
     free = ikcore.solve(chain, target, "fabrik")
     assert capped.status == "stalled" and not capped.converged
@@ -116,14 +117,14 @@ def test_restarts_count_up_to_the_cap():
 
 def test_cone_passes_take_twist_free_cones_on_a_straight_rest_line():
     straight = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 3.5, 0)]
-    assert fabrik._layout(Chain(straight, [BallSocket(30), None, BallSocket(20)]))[2] is not None
+    assert cones_of(Chain(straight, [BallSocket(30), None, BallSocket(20)])) is not None
     # A twist limit, a hinge, or a limited bone off its parent's line: the general passes.
-    assert fabrik._layout(Chain(straight, [BallSocket(30, -10, 10)] * 3))[2] is None
-    assert fabrik._layout(Chain(straight, [BallSocket(30), Hinge(), BallSocket(30)]))[2] is None
+    assert cones_of(Chain(straight, [BallSocket(30, -10, 10)] * 3)) is None
+    assert cones_of(Chain(straight, [BallSocket(30), Hinge(), BallSocket(30)])) is None
     bent = [(0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 2, 0)]
-    assert fabrik._layout(Chain(bent, [None, BallSocket(30), None]))[2] is None
+    assert cones_of(Chain(bent, [None, BallSocket(30), None])) is None
     # Joint 0's cone is about the fixed frame, and free joints take any direction.
-    assert fabrik._layout(Chain(bent, [BallSocket(30), None, None]))[2] is not None
+    assert cones_of(Chain(bent, [BallSocket(30), None, None])) is not None
 
 
 # -- properties --------------------------------------------------------------------------------

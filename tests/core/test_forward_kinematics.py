@@ -1,9 +1,6 @@
-"""Every forward kinematics in ikcore agrees with the convention of :mod:`ikcore.rotation`.
-
-Hot loops inline the quaternion maths instead of calling :mod:`ikcore.rotation`
-(a call per joint costs more than the maths). Each inlined copy is checked here
-against the convention written once: ``R_i = q_0 ... q_i`` and
-``p_{i+1} = p_i + R_i (rest_{i+1} - rest_i)``.
+"""Forward kinematics (:mod:`ikcore.kinematics`, written once) agrees with the convention of
+:mod:`ikcore.rotation`, written out here with its helpers: ``R_i = q_0 ... q_i`` and
+``p_{i+1} = p_i + R_i (rest_{i+1} - rest_i)``; and so do the poses the solvers build from points.
 """
 
 import math
@@ -13,7 +10,7 @@ from hypothesis import strategies as st
 
 import ikcore
 from ikcore import rotation as rot
-from ikcore.solvers import _jacobian_flat, _limits, _pose
+from ikcore import kinematics
 
 from .strategies import chains, quaternions
 
@@ -57,65 +54,47 @@ def chain_and_pose(draw):
     return chain, qs
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(chain_and_pose())
-def test_chain_forward_and_settle(case):
+def test_frames_forward_and_settle(case):
     chain, qs = case
     want_R, want_P = reference(chain, qs)
     scale = max(1.0, chain.reach + max(abs(c) for c in chain.points[0]))
-    same_points(chain.forward(qs), want_P, scale)
-    same_points(chain._forward(qs), want_P, scale)
-    same_rotations(chain.world_rotations(qs), want_R)
-    # _settle normalises first: scaled quaternions give the same pose.
-    units, points, last = chain._settle([tuple(3.0 * c for c in q) for q in qs])
-    same_rotations(units, qs)
+    worlds, points = kinematics.frames(chain, qs)
     same_points(points, want_P, scale)
-    same_rotations([last], want_R[-1:])
+    same_rotations(worlds, want_R)
+    same_points(chain.forward(qs), want_P, scale)
+    # settle makes each rotation unit and limited first: scaled quaternions give the clamped pose.
+    settled = kinematics.settle(chain, [tuple(3.0 * c for c in q) for q in qs])
+    clamped = chain.clamp(qs)
+    same_rotations(settled.rotations, clamped)
+    want_R, want_P = reference(chain, clamped)
+    same_points(settled.points, want_P, scale)
+    same_rotations(settled.worlds, want_R)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(chain_and_pose())
-def test_flat_kinematics_of_the_jacobian_methods(case):
+def test_a_pose_placed_from_its_own_points_is_itself(case):
+    # placed() turns points back into rotations (the shortest arcs from a reference pose): from a
+    # pose's own points, with that pose as the reference, it gives the same pose.
     chain, qs = case
-    want_R, want_P = reference(chain, qs)
+    frames = kinematics.settle(chain, qs)
+    again = kinematics.placed(chain, frames, frames.points)
     scale = max(1.0, chain.reach + max(abs(c) for c in chain.points[0]))
-    P, R = _jacobian_flat.forward(chain, qs)
-    same_points([tuple(P[k:k + 3]) for k in range(0, len(P), 3)], want_P, scale)
-    same_rotations([tuple(R[k:k + 4]) for k in range(0, len(R), 4)], want_R)
-    # A zero step is forward kinematics too (the same pass applies steps).
-    out, P2, R2 = _jacobian_flat.apply_step(chain, None, qs, R, [0.0] * (3 * chain.size))
-    same_rotations(out, qs)
-    same_points([tuple(P2[k:k + 3]) for k in range(0, len(P2), 3)], want_P, scale)
-    same_rotations([tuple(R2[k:k + 4]) for k in range(0, len(R2), 4)], want_R)
-    for j in range(chain.size):
-        v = (0.3, -0.2, 0.9)
-        assert close(_jacobian_flat.rotate(R, j, v), rot.rotate(want_R[j], v), 1.0)
+    same_rotations(again.rotations, frames.rotations)
+    same_points(again.points, frames.points, scale)
 
 
-@settings(max_examples=80, deadline=None)
-@given(chain_and_pose())
-def test_pose_of_the_geometric_solvers(case):
-    chain, qs = case
-    want_R, want_P = reference(chain, qs)
-    scale = max(1.0, chain.reach + max(abs(c) for c in chain.points[0]))
-    pose = _pose.Pose(chain, qs)
-    same_points(list(zip(pose.xs, pose.ys, pose.zs)), want_P, scale)
-    same_rotations(list(zip(pose.rw, pose.rx, pose.ry, pose.rz)), want_R)
-    # follow() re-poses toward the points it is given: at the pose's own points, the same pose.
-    pose2 = _pose.Pose(chain, [rot.IDENTITY] * chain.size)
-    pose2.xs[:], pose2.ys[:], pose2.zs[:] = pose.xs[:], pose.ys[:], pose.zs[:]
-    _pose.follow(chain, [(_limits.FREE, 0.0, 0.0, 0.0, 0.0, 0.0, True, 0.0)] * chain.size, pose2)
-    same_points(list(zip(pose2.xs, pose2.ys, pose2.zs)), want_P, scale * 1e3)
-
-
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(chain_and_pose(), quaternions, st.tuples(*[st.floats(-5, 5)] * 3))
 def test_skeleton_chains_hanging_from_a_moved_node(case, body_q, body_p):
     chain, qs = case
     skeleton = ikcore.Skeleton()
     body = skeleton.add_node("body", translation=body_p, rotation=body_q)
     leg = skeleton.add_chain("leg", body, chain.points, chain.joints)
-    leg._write(qs)
+    leg.set_rotations(qs)
+    qs = leg.rotations
     local_R, local_P = reference(chain, qs)
     world = [tuple(b + c for b, c in zip(body_p, rot.rotate(body_q, p))) for p in local_P]
     scale = max(1.0, chain.reach + max(abs(c) for c in chain.points[0]) + 5.0)
@@ -125,5 +104,5 @@ def test_skeleton_chains_hanging_from_a_moved_node(case, body_q, body_p):
     same_points([node.world_position for node in leg.nodes], world, scale)
     same_rotations([node.world_rotation for node in leg.nodes[:-1]],
                    [rot.multiply(body_q, R) for R in local_R])
-    # The solver's write-back pass computes the same world points.
-    same_points(leg._pose(qs), world, scale)
+    # The chain's own frames are those of its rotations.
+    same_points(leg.frames().points, local_P, scale)

@@ -171,12 +171,12 @@ def test_rest_motion_that_cannot_improve_keeps_the_history_whole(method):
 # from the bone directions) missed the pose the passes found, by more than its error improved.
 @pytest.mark.parametrize("method", ["forward", "backward"])
 def test_cone_passes_keep_bone_lengths_when_a_bone_folds_back(method):
-    from ikcore.solvers import _fabrik_cones, _limits
+    from ikcore.solvers.fabrik.points import cones_of
 
     a = (0.2672612419124244, 0.5345224838248488, 0.8017837257372732)  # a slanted rest line
     chain = Chain([(0.0, 0.0, 0.0), tuple(500.0 * c for c in a), tuple(1000.0 * c for c in a)],
                   [BallSocket(45.0), BallSocket(150.0)])
-    passes = _fabrik_cones.Passes.of(chain, _limits.limit_table(chain))
+    passes = cones_of(chain)
     across = rot.perpendicular(a)
     for tiny in (1e-7, 1e-9, 1e-11):
         # The second bone wanted straight back down its parent, off by `tiny`.

@@ -12,11 +12,13 @@ import pytest
 import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
-from ikcore.solvers import _jacobian as jac
-from ikcore.solvers import _jacobian_columns as columns
-from ikcore.solvers import _jacobian_flat as flat
-from ikcore.solvers import _jacobian_normal as normal
-from ikcore.solvers._limits import limit_table
+from ikcore import kinematics
+from ikcore.plan import hinge_angle
+from ikcore.solvers import jacobian as jac_module
+from ikcore.solvers.jacobian import limits as jlimits
+from ikcore.solvers.jacobian import linalg
+from ikcore.solvers.jacobian.joints import JointJacobian
+from ikcore.solvers.jacobian.turning import stepped
 
 JACOBIAN_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
 
@@ -89,156 +91,162 @@ MIXED = Chain([(0, 0, 0), (1, 0, 0), (1.5, 0.5, 0), (1.5, 1.5, 0.5), (2.5, 1.5, 
 # The Jacobian against finite differences
 
 
+def jacobian_of(chain, qs, c=None):
+    """The :class:`JointJacobian` of the pose ``qs`` (with orientation rows when ``c`` is given)."""
+    frames = kinematics.settle(chain, qs)
+    return JointJacobian(chain, frames, 0.0 if c is None else c, c is not None)
+
+
+def columns(chain, jac):
+    """The classic Jacobian's columns, one per axis a joint turns about: ``[(j, a, column)]``."""
+    out = []
+    for j, basis in enumerate(jac.bases):
+        for a in ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)) if basis is None else basis:
+            turns = [None] * chain.size
+            turns[j] = a
+            out.append((j, a, jac.apply(turns)))
+    return out
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_jacobian_matches_finite_differences(seed):
+    # J w = sum_j [w_j x (p_end - p_j); c w_j]: turning joint j about the world axis a by eps moves
+    # the effector by eps times the position rows and turns the last bone by eps times a.
     rng = random.Random(seed)
     chain = MIXED
     qs = random_pose(chain, rng)
-    weight = 1.7
-    J = columns.jacobian(chain, qs, weight)
-    assert len(J) == 6 and all(len(row) == 3 + 1 + 3 + 1 + 3 for row in J)
-    world = chain.world_rotations(qs)
-    col = 0
+    weight = 0.7
+    jac = jacobian_of(chain, qs, weight)
     eps = 1e-6
-    for j, joint in enumerate(chain.joints):
-        parent = world[j - 1] if j else rot.IDENTITY
-        axes = [rot.rotate(parent, joint.axis)] if isinstance(joint, Hinge) else [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
-        for axis in axes:
-            plus, minus = turn(chain, qs, j, axis, eps), turn(chain, qs, j, axis, -eps)
-            dp = [(a - b) / (2 * eps) for a, b in zip(chain.forward(plus)[-1], chain.forward(minus)[-1])]
-            last_p, last_m = chain.world_rotations(plus)[-1], chain.world_rotations(minus)[-1]
-            do = [weight * c / (2 * eps) for c in rotation_vector(rot.multiply(last_p, rot.conjugate(last_m)))]
-            for row, expected in zip(J, dp + do):
-                assert row[col] == pytest.approx(expected, abs=1e-6)
-            col += 1
-    assert col == len(J[0])
+    for j, a, col in columns(chain, jac):
+        plus, minus = turn(chain, qs, j, a, eps), turn(chain, qs, j, a, -eps)
+        dp = [(x - y) / (2 * eps) for x, y in zip(chain.forward(plus)[-1], chain.forward(minus)[-1])]
+        assert dp == pytest.approx(col[:3], abs=1e-6)
+        last_p, last_m = chain.world_rotations(plus)[-1], chain.world_rotations(minus)[-1]
+        w = rotation_vector(rot.multiply(last_p, rot.conjugate(last_m)))
+        assert [weight * c / (2 * eps) for c in w] == pytest.approx(col[3:], abs=1e-6)
 
 
-def test_position_jacobian_has_three_rows_and_hinges_one_column():
-    chain = straight(3, [Hinge((0, 0, 1)), None, Hinge((0, 1, 0))])
-    J = columns.jacobian(chain, [rot.IDENTITY] * 3)
-    assert len(J) == 3 and len(J[0]) == 1 + 3 + 1
-    # At rest: the first hinge (about z at the root) moves the tip (3, 0, 0) along +y by 3 per radian.
-    assert [row[0] for row in J] == pytest.approx([0, 3, 0])
+def test_position_jacobian_has_three_rows_and_hinges_one_axis():
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)], [None, Hinge((0, 0, 1)), BallSocket()])
+    jac = jacobian_of(chain, [rot.IDENTITY] * 3)
+    assert jac.m == 3 and jac.bases == [None, ((0.0, 0.0, 1.0),), None]
+    assert [j for j, _, _ in columns(chain, jac)] == [0, 0, 0, 1, 2, 2, 2]
+    assert all(len(col) == 3 for _, _, col in columns(chain, jac))
 
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("m", [3, 6])
-def test_normal_matrix_and_step_agree_with_the_jacobian(seed, m):
-    """The fused closed forms in the hot loop equal J J^T and J^T y of the explicit Jacobian."""
+def test_gram_and_products_agree_with_the_columns(seed, m):
+    # The joint-by-joint sums (a ball joint's three axes in closed form) against the classic
+    # Jacobian of one column per axis; with a blocked direction too.
+    np = pytest.importorskip("numpy")
     rng = random.Random(seed)
-    chain = MIXED
-    qs = random_pose(chain, rng)
-    c = 0.8 if m == 6 else 0.0
-    J = columns.jacobian(chain, qs, c if m == 6 else None)
-    P, R = flat.forward(chain, qs)
-    rs = []
-    for j in range(chain.size):
-        rs += [P[-3 + i] - P[3 * j + i] for i in range(3)]
-    free = [0, 2, 4]
-    cols = []
-    for j in (1, 3):
-        cols += (j, *columns.joint_axes(chain, R, j)[0])
-    A = normal.normal_matrix(rs, free, cols, m, c)
-    # Columns of J in joint order: 3 (joint 0), 1, 3, 1, 3.
-    for i in range(m):
-        for k in range(m):
-            assert A[i * m + k] == pytest.approx(sum(a * b for a, b in zip(J[i], J[k])), abs=1e-12)
-    y = [rng.gauss(0, 1) for _ in range(m)]
-    W = normal.joint_step(rs, free, cols, y, m, c, chain.size, None)
-    jty = [sum(J[i][k] * y[i] for i in range(m)) for k in range(len(J[0]))]
-    hinge_axes = {j: columns.joint_axes(chain, R, j)[0] for j in (1, 3)}
-    col = 0
-    for j in range(chain.size):
-        if j in hinge_axes:
-            expected = [jty[col] * a for a in hinge_axes[j]]
-            col += 1
-        else:
-            expected = jty[col:col + 3]
-            col += 3
-        assert W[3 * j:3 * j + 3] == pytest.approx(expected, abs=1e-12)
+    qs = random_pose(MIXED, rng)
+    jac = jacobian_of(MIXED, qs, 0.5 if m == 6 else None)
+    if seed % 2:
+        jac.block(2, rot.normalize((rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1), 0.0))[:3])
+        jac.block(1, jac.bases[1][0])
+    cols = columns(MIXED, jac)
+    J = np.array([col for _, _, col in cols]).T
+    assert np.allclose(jac.gram(), J @ J.T)
+    y = [rng.uniform(-1, 1) for _ in range(m)]
+    turns = jac.transpose(y)
+    # Each joint turns by the sum of its columns' steps times their axes.
+    dtheta = J.T @ y
+    for j in range(MIXED.size):
+        expected = sum((d * np.array(a) for (k, a, _), d in zip(cols, dtheta) if k == j), np.zeros(3))
+        assert np.allclose(turns[j] if turns[j] is not None else np.zeros(3), expected)
+    x = [rng.uniform(-1, 1) for _ in cols]
+    per_joint = [None] * MIXED.size
+    for (j, a, _), v in zip(cols, x):
+        w = per_joint[j] or (0.0, 0.0, 0.0)
+        per_joint[j] = tuple(p + v * c for p, c in zip(w, a))
+    assert np.allclose(jac.apply(per_joint), J @ x)
+
+
+def test_a_blocked_hinge_turns_no_more_and_a_blocked_ball_keeps_two_axes():
+    jac = jacobian_of(MIXED, [rot.IDENTITY] * MIXED.size)
+    jac.block(1, (0.0, 0.0, 1.0))
+    assert jac.bases[1] == ()
+    jac.block(0, (0.0, 0.6, 0.8))
+    assert len(jac.bases[0]) == 2
+    for a in jac.bases[0]:
+        assert abs(a[1] * 0.6 + a[2] * 0.8) < 1e-12 and math.hypot(*a) == pytest.approx(1.0)
+    assert jac.transpose([1.0, 2.0, 3.0])[1] is None
 
 
 @pytest.mark.parametrize("m", [3, 6])
 def test_small_spd_solves(m):
+    np = pytest.importorskip("numpy")
     rng = random.Random(m)
-    for _ in range(50):
-        M = [[rng.gauss(0, 1) for _ in range(m)] for _ in range(m + 2)]
-        A = [sum(M[t][i] * M[t][k] for t in range(m + 2)) for i in range(m) for k in range(m)]
-        b = [rng.gauss(0, 1) for _ in range(m)]
-        y = normal.solve_spd(A, b, m, 0.01)
-        for i in range(m):
-            assert sum((A[i * m + k] + (0.01 if i == k else 0.0)) * y[k] for k in range(m)) == pytest.approx(b[i])
-    # Singular without damping: refused (the caller damps), never inf or NaN.
-    singular = [1.0 if i == k == 0 else 0.0 for i in range(m) for k in range(m)]
-    assert normal.solve_spd(singular, [1.0] * m, m, 0.0) is None
-    assert normal.solve_spd(singular, [1.0] * m, m, 1e-6) is not None
+    for _ in range(20):
+        B = [[rng.uniform(-1, 1) for _ in range(m + 1)] for _ in range(m)]
+        A = (np.array(B) @ np.array(B).T).tolist()
+        b = [rng.uniform(-1, 1) for _ in range(m)]
+        for shift in (0.0, 0.01):
+            y = linalg.solve_spd(A, b, shift)
+            assert np.allclose((np.array(A) + shift * np.eye(m)) @ y, b)
+    singular = [[1.0] * m for _ in range(m)]
+    assert linalg.solve_spd(singular, [1.0] * m, 0.0) is None
+    assert linalg.solve_spd(singular, [1.0] * m, 1e-6) is not None
+    # Singular in its second block only (the orientation rows of a 6 x 6 system).
+    if m == 6:
+        A = np.eye(6)
+        A[3:, 3:] = 1.0
+        assert linalg.solve_spd(A.tolist(), [1.0] * 6, 0.0) is None
+    assert linalg.solve_spd([[float("nan")] * m] * m, [1.0] * m, 1.0) is None
 
 
-def test_apply_step_turns_the_subtree_about_the_joint():
-    rng = random.Random(3)
-    chain = straight(4)
-    qs = random_pose(chain, rng)
-    P, R = flat.forward(chain, qs)
-    W = [0.0] * 12
-    W[6:9] = (0.0, 0.3, 0.4)  # joint 2 turns by 0.5 rad about (0, 0.6, 0.8)
-    new, newP, _ = flat.apply_step(chain, limit_table(chain), qs, R, W)
-    assert newP == pytest.approx([c for p in chain.forward(new) for c in p], abs=1e-12)
-    turn_q = rot.from_axis_angle((0, 0.6, 0.8), 0.5)
-    pivot = P[6:9]
-    for i in range(5):
-        p = P[3 * i:3 * i + 3]
-        if i > 2:
-            p = [a + b for a, b in zip(pivot, rot.rotate(turn_q, [a - b for a, b in zip(p, pivot)]))]
-        assert newP[3 * i:3 * i + 3] == pytest.approx(p, abs=1e-12)
+def test_a_step_turns_the_subtree_about_the_joint():
+    chain = straight(3)
+    frames = kinematics.rest(chain)
+    jac = JointJacobian(chain, frames, 0.0, False)
+    # Joint 1 turns a quarter about +z: points 2 and 3 swing about point 1.
+    new = stepped(chain, frames, jac, [None, (0.0, 0.0, 0.5 * math.pi), None], 1.0, jac_module.MAX_STEP)
+    # The step is capped at MAX_STEP radians.
+    angle = min(jac_module.MAX_STEP, 0.5 * math.pi)
+    assert new.points[2] == pytest.approx((1 + math.cos(angle), math.sin(angle), 0.0))
+    assert new.points[1] == pytest.approx((1.0, 0.0, 0.0))
+    assert stepped(chain, frames, jac, [None, (0.0, 0.0, 0.0), None], 1.0, jac_module.MAX_STEP) is None
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_apply_step_applies_the_limits_like_the_constraints(seed):
+def test_a_step_applies_the_limits_like_the_constraints(seed):
     rng = random.Random(seed)
-    chain = Chain([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 1, 1)],
-                  [Hinge((0, 0, 1), 150, 210), BallSocket(30, -20, 20), Hinge((1, 0, 0), -45, 10), BallSocket(60)])
-    qs = random_pose(chain, rng)
-    P, R = flat.forward(chain, qs)
-    W = []
-    for j, joint in enumerate(chain.joints):
-        if isinstance(joint, Hinge):  # a hinge turns about its world axis only
-            t = rng.uniform(-1, 1)
-            W += [t * c for c in columns.joint_axes(chain, R, j)[0]]
-        else:
-            W += [rng.uniform(-1, 1) for _ in range(3)]
-    new, _, _ = flat.apply_step(chain, limit_table(chain), qs, R, W)
-    world = chain.world_rotations(qs)
-    expected = []
-    for j, q in enumerate(qs):
-        parent = world[j - 1] if j else rot.IDENTITY
-        w = rot.rotate(rot.conjugate(parent), W[3 * j:3 * j + 3])
-        expected.append(rot.multiply(rot.from_axis_angle(w, math.sqrt(sum(c * c for c in w))), q))
-    expected = chain.clamp(expected)
-    assert max(chain.violations(new)) <= 1e-12
-    for a, b in zip(new, expected):
-        assert rot.angle_between(a, b) < 1e-9
+    chain = Chain(MIXED.points, [BallSocket(20, -10, 10), Hinge((0, 0, 1), -20, 20), BallSocket(30),
+                                 Hinge((0.3, 1, 0.2), 150, 210), BallSocket(25, -5, 5)])
+    frames = kinematics.settle(chain, random_pose(chain, rng))
+    jac = JointJacobian(chain, frames, 0.0, False)
+    turns = jac.transpose([rng.uniform(-1, 1) for _ in range(3)])
+    new = stepped(chain, frames, jac, turns, 1.0, jac_module.MAX_STEP)
+    assert max(chain.violations(new.rotations)) <= 1e-9
+    assert all(math.dist(p, q) <= 1e-12 for p, q in zip(new.points, chain.forward(new.rotations)))
+    # Hinges took the turn along their axes (all turns shrunk alike to the largest step): their angles
+    # moved by it, clamped into range.
+    k = min(1.0, jac_module.MAX_STEP / max(math.hypot(*w) for w in turns))
+    for j in (1, 3):
+        joint = chain.plan.joints[j]
+        expected = joint.range.clamp(jac.angles[j] + k * sum(a * b for a, b in zip(turns[j], jac.bases[j][0])))
+        assert hinge_angle(joint, new.rotations[j]) == pytest.approx(expected, abs=1e-12)
 
 
 def test_limit_directions_point_outward():
-    chain = straight(2, [Hinge((0, 0, 1), -30, 30), BallSocket(40, -10, 10)])
-    qs = [rot.from_axis_angle((0, 0, 1), math.radians(30)),
-          rot.multiply(rot.from_axis_angle((0, 1, 0), math.radians(40)),
-                       rot.from_axis_angle((1, 0, 0), math.radians(-10)))]
-    qs = chain.clamp(qs)
-    _, R = flat.forward(chain, qs)
-    table = limit_table(chain)
-    assert columns.limit_directions(table, qs, R, 0) == [pytest.approx((0, 0, 1))]
-    out = columns.limit_directions(table, qs, R, 1)
-    assert len(out) == 2  # the swing at the cone, the twist at its low end
-    for d in out:
-        # Turning a little along an outward direction leaves the limits.
-        moved = turn(chain, qs, 1, d, 1e-3)
-        assert chain.violations(moved)[1] > 1e-4
-
-
-# ---------------------------------------------------------------------------------------------
-# Convergence
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [Hinge((0, 0, 1), -30, 30), BallSocket(40, -10, 10)])
+    frames = kinematics.settle(chain, [rot.from_axis_angle((0, 0, 1), math.radians(30)),
+                                       rot.from_axis_angle((0, 1, 0), math.radians(60))])
+    jac = JointJacobian(chain, frames, 0.0, False)
+    assert jlimits.outward(chain, frames, 0, jac) == [pytest.approx((0, 0, 1))]
+    out = jlimits.outward(chain, frames, 1, jac)
+    # Swinging further about the swing's own (world) axis leaves the cone.
+    swing_axis = rot.rotate(frames.worlds[0], (0.0, 1.0, 0.0))
+    assert out == [pytest.approx(swing_axis)]
+    # At the bottom of a range that crosses -180 (a hair below it unwraps a whole turn up).
+    low = Chain([(0, 0, 0), (1, 0, 0)], [Hinge((0, 0, 1), -200, -100)])
+    for degrees in (-200, -200 - 1e-9):
+        frames = kinematics.settle(low, [rot.from_axis_angle((0, 0, 1), math.radians(degrees))])
+        assert jlimits.outward(low, frames, 0, JointJacobian(low, frames, 0.0, False)) == \
+            [pytest.approx((0, 0, -1))]
 
 
 def rate(method, chain, targets, **kwargs):
@@ -351,7 +359,7 @@ def test_steps_are_bounded_near_a_singularity():
     chain = straight(4)
     for method in JACOBIAN_METHODS:
         sol = ikcore.solve(chain, (4.5, 1e-7, 0.0), method, max_iterations=1)
-        assert max(rot.angle(q) for q in sol.rotations) <= jac.MAX_STEP + 1e-12
+        assert max(rot.angle(q) for q in sol.rotations) <= jac_module.MAX_STEP + 1e-12
 
 
 def test_limits_hold_after_every_solve():

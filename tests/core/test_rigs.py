@@ -388,12 +388,12 @@ def test_each_chain_times_its_own_share_of_the_frame(name):
     every = scene.timed_every
     assert every == (1 if name == "race" else 8)
     for frame in range(1, 3 * every + 2):
-        before = [(limb.solution, limb.ms) for limb in scene.limbs]
+        before = [(limb.result, limb.ms) for limb in scene.limbs]
         t0 = time.perf_counter()
         scene.step(1 / 60)
         wall = (time.perf_counter() - t0) * 1000.0
         # The chains this frame solved (the race solves one lane a frame).
-        solved = [limb for limb, (sol, _) in zip(scene.limbs, before) if limb.solution is not sol]
+        solved = [limb for limb, (result, _) in zip(scene.limbs, before) if limb.result is not result]
         assert solved
         if (frame - 1) % every == 0:
             assert all(limb.ms > 0.0 for limb in solved)

@@ -9,7 +9,7 @@ from ikcore import IKError
 from ikcore.rigs import SCENES, make_scene
 from ikcore.rigs.scene import MAX_COORDINATE
 
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target"}
 
 
 @pytest.mark.parametrize("name", list(SCENES))

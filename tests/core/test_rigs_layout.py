@@ -5,7 +5,7 @@ import pytest
 
 from ikcore.rigs import SCENES, make_scene
 from ikcore.rigs.scene import Scene
-from ikcore.solve import solver_module
+from ikcore.solvers import method as solver_module
 
 DT = 1.0 / 60.0
 

@@ -69,16 +69,20 @@ export class Timing {
   }
 }
 
-/** Each chain's solve in the shared array `buf`: status, error, iterations, time, effector and target. */
+/**
+ * Each chain's solve in the shared array `buf`: status, error, iterations, time, effector and target, and the
+ * scene's own measures of it by name (layout.chain_measures: the robot's clearance and limit_margin).
+ */
 export function chainStates(layout, buf) {
   const { joints, targets, chains } = layout.sections;
+  const measures = layout.chain_measures ?? [];
   return layout.chains.map((chain, k) => {
     const c = chains.offset + k * chains.stride;
     const code = buf[c];
     const last = joints.offset + (chain.joints[0] + chain.joints[1] - 1) * joints.stride;
     const t = layout.targets.findIndex((target) => target.name === chain.target);
     const to = targets.offset + t * targets.stride;
-    return {
+    const state = {
       name: chain.name,
       status: code >= 0 ? layout.statuses[code] : null,
       error: code >= 0 ? buf[c + 1] : null,
@@ -87,6 +91,8 @@ export function chainStates(layout, buf) {
       effector: [buf[last], buf[last + 1], buf[last + 2]],
       target: t >= 0 ? [buf[to], buf[to + 1], buf[to + 2]] : null,
     };
+    measures.forEach((name, i) => { state[name] = buf[c + 4 + i]; });
+    return state;
   });
 }
 
@@ -116,6 +122,8 @@ export class Hud {
   constructor() {
     this.drawnAt = 0;
     this.text = document.getElementById("hud-text");
+    this.measured = document.getElementById("hud-measures");
+    this.values = [];        // the first chain's measures, read every frame (reused)
     this.more = document.getElementById("hud-more");
     this.details = false;
     this.more.addEventListener("click", () => {
@@ -131,8 +139,12 @@ export class Hud {
     this.update(performance.now(), layout, buf, timing, view);
   }
 
-  /** Redraw, unless the last redraw was less than HUD_EVERY_MS ago. `view`: the scene's (views/base.js). */
+  /**
+   * Redraw, unless the last redraw was less than HUD_EVERY_MS ago; the scene's own measures of its first chain
+   * (layout.chain_measures, in the words of view.measureText) every frame. `view`: the scene's (views/base.js).
+   */
   update(now, layout, buf, timing, view) {
+    this.measure(layout, buf, view);
     if (now - this.drawnAt < HUD_EVERY_MS) return;
     this.drawnAt = now;
     const lines = [
@@ -165,5 +177,19 @@ export class Hud {
       }
     }
     this.text.textContent = lines.join("\n");
+  }
+
+  /** The first chain's measures line, every frame: written only when its text changes. */
+  measure(layout, buf, view) {
+    const names = layout.chain_measures ?? [];
+    const shown = names.length > 0 && layout.chains.length > 0 && Boolean(view.measureText);
+    this.measured.hidden = !shown;
+    if (!shown) return;
+    const { chains } = layout.sections;
+    const values = this.values;
+    values.length = names.length;
+    for (let i = 0; i < names.length; i++) values[i] = buf[chains.offset + 4 + i];
+    const text = view.measureText(values);
+    if (this.measured.textContent !== text) this.measured.textContent = text;
   }
 }

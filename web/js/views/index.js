@@ -5,5 +5,6 @@ import "./arm.js";
 import "./tentacles.js";
 import "./spider.js";
 import "./race.js";
+import "./robot.js";
 
 export { viewFor } from "./registry.js";

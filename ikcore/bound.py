@@ -1,0 +1,264 @@
+"""A chain that hangs from a node of a :class:`~ikcore.skeleton.Skeleton`.
+
+A :class:`BoundChain` is an :class:`ikcore.Chain` whose points are given in a
+parent node's frame. It owns one node per point: node ``i`` (``i < N``) carries
+the chain's local rotation ``q_i`` and the rest offset ``rest[i] - rest[i-1]``
+(``rest[0]`` for the first), the last node marks the end effector. Since the
+rest pose is expressed in the parent's frame, the chain convention of
+:mod:`ikcore.rotation` holds inside that frame unchanged, and::
+
+    world point i = P_parent + W_parent (forward(q)[i])
+
+Solving a bound chain turns the world target into the parent's frame, solves
+there, warm from the chain's current pose, and writes the solved rotations
+into the nodes. The chain's root follows its parent node wherever it goes.
+"""
+
+from operator import attrgetter, is_
+
+from . import kinematics
+from . import rotation as rot
+from .checks import check_point, check_quaternion, check_rotations
+from .errors import IKError
+from .kinematics import turn
+from .tracker import Tracker
+
+_rotation_of = attrgetter("_rotation")
+
+
+class BoundChain:
+    """A chain hanging from a skeleton node; create with :meth:`Skeleton.add_chain
+    <ikcore.skeleton.Skeleton.add_chain>`.
+
+    Attributes
+    ----------
+    name : str
+    parent : Node or None
+        The node whose frame the chain lives in (``None``: the world).
+    nodes : list of Node
+        One per point; ``nodes[i].rotation`` is the chain's ``q_i``.
+    chain : Chain
+        The chain being solved: with its limits when :attr:`constrained`,
+        without them otherwise.
+    solution : Solution or None
+        The last solve's result, positions in world coordinates.
+    """
+
+    def __init__(self, skeleton, name, parent, nodes, chain):
+        self.skeleton = skeleton
+        self.name = name
+        self.parent = parent
+        self.nodes = nodes
+        self._limited = chain
+        self._free = chain.free()
+        self.chain = chain
+        self.solution = None
+        # (rotations, frames) of the pose last framed from the nodes, while they hold it.
+        self._framed = None
+        for node in nodes:
+            node.chain = self
+
+    def __repr__(self):
+        parent = None if self.parent is None else self.parent.name
+        return f"BoundChain({self.name!r}, parent={parent!r}, bones={self.chain.size})"
+
+    @property
+    def rotations(self):
+        """The current local rotations, read from the nodes."""
+        return [n._rotation for n in self.nodes[:-1]]
+
+    @property
+    def limited_chain(self):
+        """The chain with its joint limits, whether or not they are in use."""
+        return self._limited
+
+    @property
+    def constrained(self):
+        """Whether solves respect the joint limits (default True)."""
+        return self.chain is self._limited
+
+    @constrained.setter
+    def constrained(self, value):
+        if not isinstance(value, bool):
+            raise IKError(f"constrained must be True or False, got {value!r}")
+        self.chain = self._limited if value else self._free
+        if value and self._limited.limited:
+            self._write(self._limited.clamp(self.rotations))
+
+    def parent_transform(self):
+        """The parent's world ``(position, rotation)`` (the world's identity for none)."""
+        if self.parent is None:
+            return (0.0, 0.0, 0.0), rot.IDENTITY
+        return self.parent.world_position, self.parent._q
+
+    def to_local(self, point):
+        """A world point in the chain's (parent's) frame."""
+        (px, py, pz), q = self.parent_transform()
+        x, y, z = check_point(point, "point")
+        return turn(rot.conjugate(q), (x - px, y - py, z - pz))
+
+    def frames(self):
+        """The current pose in the chain's own frame (:class:`ikcore.kinematics.Frames`): the last
+        solve's when the nodes still hold it (no forward kinematics), else the nodes' rotations,
+        settled."""
+        solution = self.solution
+        if solution is not None and self._holds(solution.rotations):
+            return solution.frames
+        found = self._framed
+        if found is None or not self._holds(found[0]):
+            rotations = self.rotations
+            found = self._framed = (rotations, kinematics.settle(self.chain, rotations))
+        return found[1]
+
+    def local_frames(self):
+        """``(worlds, points)`` of :meth:`frames`: each bone's rotation and the ``N + 1`` points, in
+        the chain's frame."""
+        frames = self.frames()
+        return frames.worlds, frames.points
+
+    def solve(self, target, method="fabrik", *, orientation=None, pole=None, start=None, local=False, **options):
+        """Solve for a target and write the rotations into the nodes.
+
+        Parameters
+        ----------
+        target : (x, y, z)
+            World position for the end effector (parent frame if ``local``).
+        method : str
+            One of :data:`ikcore.METHODS`.
+        orientation : (w, x, y, z), optional
+            Asked world rotation of the last bone (parent frame if ``local``).
+        pole : (x, y, z), optional
+            World point hinting the bend plane (parent frame if ``local``).
+        start : list of N (w, x, y, z), optional
+            Rotations to start from; default the chain's current pose (a warm
+            start: tracking a moving target costs few iterations).
+        local : bool
+            Whether ``target``, ``orientation`` and ``pole`` are already in the
+            parent's frame.
+        **options
+            ``tolerance``, ``max_iterations``, ``orientation_tolerance``,
+            ``secondary`` and the method's options, as for :func:`ikcore.solve`.
+
+        Returns
+        -------
+        Solution
+            As from :func:`ikcore.solve`, with ``positions`` in world coordinates.
+
+        Raises
+        ------
+        IKError
+            Any invalid input; the chain keeps its pose.
+        """
+        return self.tracker(method, pole=pole, local=local, **options).solve_from(target, orientation, start)
+
+    def tracker(self, method="fabrik", *, pole=None, local=False, **options):
+        """A :class:`BoundTracker`: :meth:`solve` with these settings for each target it is called
+        with, checked once.
+
+        Raises
+        ------
+        IKError
+            A bad method, option or pole.
+        """
+        return BoundTracker(self, method, pole, local, **options)
+
+    def adopt(self, frames):
+        """Take ``frames`` (a pose in the chain's frame, settled: unit rotations within the limits,
+        their world rotations and points) as the chain's pose, without a Solution: a batch solved
+        it (:mod:`ikcore.solvers.two_bone.planar`)."""
+        self._write(frames.rotations)
+        self._framed = (frames.rotations, frames)
+        self.solution = None
+
+    def set_rotations(self, rotations):
+        """Set the pose directly (checked; clamped to the limits when constrained)."""
+        qs = check_rotations(rotations, self.chain.size, f"chain {self.name!r} rotations")
+        self._write(self.chain.clamp(qs) if self.chain.limited else qs)
+
+    def reset(self):
+        """Back to the rest pose."""
+        self._write([rot.IDENTITY] * self.chain.size)
+        self.solution = None
+
+    def local_points(self):
+        """The chain's points in its parent's frame."""
+        return self.frames().points
+
+    def world_points(self):
+        """The chain's ``N + 1`` points in world coordinates."""
+        return rot.transform_points(self.frames().points, *self.parent_transform())
+
+    def effector(self):
+        """The end effector's world position."""
+        return self.nodes[-1].world_position
+
+    def _holds(self, rotations):
+        # Whether the nodes hold these very rotation objects (nothing set them since).
+        return all(map(is_, map(_rotation_of, self.nodes), rotations))
+
+    def _write(self, rotations):
+        for node, q in zip(self.nodes, rotations):
+            node._rotation = q
+        self.nodes[0].touch()
+
+
+class BoundTracker:
+    """A bound chain solved frame after frame: its method, options and pole checked once
+    (see :class:`ikcore.Tracker`); each call warm-starts from the chain's current pose and writes
+    the result into its nodes.
+
+    Targets (and the pole) are world points, or points in the chain's own frame with
+    ``local``. The Solution's positions are world points either way.
+    """
+
+    __slots__ = ("bound", "local", "pole", "_trackers")
+
+    def __init__(self, bound, method, pole=None, local=False, **options):
+        if not isinstance(local, bool):
+            raise IKError(f"local must be True or False, got {local!r}")
+        self.bound = bound
+        self.local = local
+        self.pole = None if pole is None else check_point(pole, "pole")
+        # One Tracker per chain the bound chain may solve (with and without its limits).
+        self._trackers = {id(chain): Tracker(chain, method, pole=self.pole if local else None, **options)
+                          for chain in {id(bound._limited): bound._limited, id(bound._free): bound._free}.values()}
+
+    @property
+    def method(self):
+        """The method every call uses."""
+        return self.settings.method
+
+    @property
+    def settings(self):
+        """The checked settings (:class:`ikcore.problem.Settings`) of the chain solved now (with or
+        without its limits, as the bound chain is :attr:`~BoundChain.constrained`)."""
+        return self._trackers[id(self.bound.chain)].settings
+
+    def __call__(self, target, orientation=None):
+        return self.solve_from(target, orientation)
+
+    def solve_from(self, target, orientation=None, start=None):
+        """Solve for ``target`` (see the class), from ``start`` rotations or the chain's current pose."""
+        bound = self.bound
+        tracker = self._trackers[id(bound.chain)]
+        pole = self.pole
+        placement = bound.parent_transform()
+        if not self.local:
+            target = check_point(target, "target")
+            (px, py, pz), q = placement
+            inverse = rot.conjugate(q)
+            target = turn(inverse, (target[0] - px, target[1] - py, target[2] - pz))
+            if pole is not None:
+                pole = turn(inverse, (pole[0] - px, pole[1] - py, pole[2] - pz))
+            if orientation is not None:
+                orientation = rot.multiply(inverse, check_quaternion(orientation, "orientation"))
+        if start is not None:
+            tracker.reset(start)
+        else:
+            tracker.frames = bound.frames()
+        solution = tracker.solve(target, orientation, pole, placement)
+        bound._write(solution.rotations)
+        bound.solution = solution
+        return solution
+
+

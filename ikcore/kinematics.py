@@ -1,0 +1,247 @@
+"""Forward kinematics, written once: local rotations to world rotations and points.
+
+For a chain with rest points ``p_0 .. p_N`` and rest bone vectors
+``o_i = p_{i+1} - p_i``, local rotations ``q_0 .. q_{N-1}`` give the world
+rotation of each bone and the points (convention in :mod:`ikcore.rotation`)::
+
+    R_i = R_{i-1} q_i          (R_{-1} = identity)
+    p_{i+1} = p_i + R_i o_i    (the root p_0 never moves)
+
+:func:`forward` and :func:`frames` compute it; :func:`settle` is the same
+recurrence fused with what every solve ends with (each rotation made unit and
+put within its joint's limits), so that a solver and the verdict measure the
+very same pose. The rotation of a vector by a unit quaternion is written out
+as ``v + 2w (u x v) + 2 u x (u x v)`` (``u`` the vector part): fifteen
+products, no matrix.
+"""
+
+from math import atan2, cos, sin, sqrt
+
+from . import rotation as rot
+
+
+class Frames:
+    """A chain's pose: local rotations, world rotations and points. Read only: solvers share them
+    (a cold solve starts from the chain's one rest pose), and copy what they change.
+
+    Attributes
+    ----------
+    rotations : list of (w, x, y, z)
+        Local rotations ``q_i``, unit and within the joint limits.
+    worlds : list of (w, x, y, z)
+        World rotations ``R_i``.
+    points : list of (x, y, z)
+        The ``N + 1`` points.
+    """
+
+    __slots__ = ("rotations", "worlds", "points", "_directions", "_columns")
+
+    def __init__(self, rotations, worlds, points):
+        self.rotations = rotations
+        self.worlds = worlds
+        self.points = points
+        self._directions = self._columns = None
+
+    @property
+    def effector(self):
+        """The last point."""
+        return self.points[-1]
+
+    @property
+    def directions(self):
+        """The bones' unit directions, ``(p_{i+1} - p_i) / |p_{i+1} - p_i|``, worked out at the
+        first call (a pose solves start from, such as the rest pose, is read many times)."""
+        if self._directions is None:
+            out = []
+            for (ax, ay, az), (bx, by, bz) in zip(self.points, self.points[1:]):
+                dx, dy, dz = bx - ax, by - ay, bz - az
+                n = sqrt(dx * dx + dy * dy + dz * dz)
+                out.append((dx / n, dy / n, dz / n))
+            self._directions = out
+        return self._directions
+
+    @property
+    def columns(self):
+        """The points by coordinate, ``(xs, ys, zs)`` tuples, worked out at the first call."""
+        if self._columns is None:
+            self._columns = tuple(zip(*self.points))
+        return self._columns
+
+    def __repr__(self):
+        return f"Frames(effector={self.points[-1]!r})"
+
+
+def compose(a, b):
+    """The Hamilton product ``a b`` of two quaternions (``b`` applied first)."""
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+def turn(q, v):
+    """``v`` rotated by the unit quaternion ``q``."""
+    w, x, y, z = q
+    vx, vy, vz = v
+    tx = 2.0 * (y * vz - z * vy)
+    ty = 2.0 * (z * vx - x * vz)
+    tz = 2.0 * (x * vy - y * vx)
+    return (vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz), vz + w * tz + (x * ty - y * tx))
+
+
+def frames(chain, rotations):
+    """World rotations and points of unit ``rotations``: ``(worlds, points)``."""
+    x, y, z = chain.points[0]
+    points = [(x, y, z)]
+    worlds = []
+    rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
+    for (qw, qx, qy, qz), (vx, vy, vz) in zip(rotations, chain.offsets):
+        # R_i = R_{i-1} q_i
+        rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
+                          rw * qx + rx * qw + ry * qz - rz * qy,
+                          rw * qy - rx * qz + ry * qw + rz * qx,
+                          rw * qz + rx * qy - ry * qx + rz * qw)
+        worlds.append((rw, rx, ry, rz))
+        # p_{i+1} = p_i + R_i o_i
+        tx = 2.0 * (ry * vz - rz * vy)
+        ty = 2.0 * (rz * vx - rx * vz)
+        tz = 2.0 * (rx * vy - ry * vx)
+        x += vx + rw * tx + (ry * tz - rz * ty)
+        y += vy + rw * ty + (rz * tx - rx * tz)
+        z += vz + rw * tz + (rx * ty - ry * tx)
+        points.append((x, y, z))
+    return worlds, points
+
+
+def forward(chain, rotations):
+    """The ``N + 1`` points of unit ``rotations``."""
+    return frames(chain, rotations)[1]
+
+
+def settle(chain, rotations):
+    """The pose a solve returns for ``rotations``: each made unit and put within its joint's
+    limits, then forward kinematics. A :class:`Frames`.
+
+    Every solver hands its best rotations to this function and the verdict
+    measures what it returns, so "converged" means the same for all of them.
+    """
+    units = []
+    for q, clamp, bone in zip(rotations, chain.plan.clamps, chain.directions):
+        w, x, y, z = q
+        n = sqrt(w * w + x * x + y * y + z * z)
+        q = (w / n, x / n, y / n, z / n)
+        if clamp is not None:
+            q = clamp(q, bone)
+        units.append(q)
+    worlds, points = frames(chain, units)
+    return Frames(units, worlds, points)
+
+
+def rest(chain):
+    """The rest pose (every joint at the identity, within its limits), settled."""
+    return settle(chain, [(1.0, 0.0, 0.0, 0.0)] * chain.size)
+
+
+def arc(s, b):
+    """The unit quaternion that turns unit ``s`` onto unit ``b`` by the smallest angle.
+
+    ``(1 + s.b, s x b)`` normalised, the half-angle form; within a hundredth of
+    a half turn it loses digits (``1 + s.b`` is a difference of near equals), so
+    there the angle comes from ``atan2(|s x b|, s.b)``, and exactly opposite
+    directions turn half a turn about an axis across ``s``.
+    """
+    sx, sy, sz = s
+    bx, by, bz = b
+    c = sx * bx + sy * by + sz * bz
+    x, y, z = sy * bz - sz * by, sz * bx - sx * bz, sx * by - sy * bx
+    if c > -0.99:
+        w = 1.0 + c
+        n = sqrt(w * w + x * x + y * y + z * z)
+        return (w / n, x / n, y / n, z / n)
+    # Near a half turn: the angle from atan2, the axis the cross product's part across s (rounding
+    # leaves it a trace along s, which would tilt the turn), any axis across s at a half turn.
+    sine = sqrt(x * x + y * y + z * z)
+    t = x * sx + y * sy + z * sz
+    x, y, z = x - t * sx, y - t * sy, z - t * sz
+    n = sqrt(x * x + y * y + z * z)
+    if n <= 1e-150:
+        x, y, z = rot.perpendicular(s)
+        n = 1.0
+    half = 0.5 * atan2(sine, c)
+    k = sin(half) / n
+    return (cos(half), x * k, y * k, z * k)
+
+
+def along(chain, reference, points):
+    """Rotations that put each bone along ``points`` (the ``N + 1`` points of a pose with the
+    chain's bone lengths), each bone turned from its direction in ``reference`` (Frames) by the
+    shortest arc, so that the reference's twist about the bone is kept: ``(rotations, worlds)``.
+
+    ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
+    reference and in ``points`` and ``S_i`` its reference world rotation (the
+    identity all along a free chain's rest pose); then ``q_i = R_{i-1}^* R_i``.
+    For a chain without limits ``points`` are these rotations' forward
+    kinematics, to rounding.
+
+    With ``D`` the bone in ``points`` (``|D| = L``), ``(L + s.D, s x D)`` is the
+    arc scaled by ``sqrt(2 L (L + s.D))``: normalised by its computed norm, every
+    rotation is unit to rounding. Within a hundredth of a half turn :func:`arc`
+    takes over.
+    """
+    rotations, worlds = [], []
+    pw, px, py, pz = rot.IDENTITY
+    x0, y0, z0 = points[0]
+    for (x1, y1, z1), length, (sx, sy, sz), S in zip(points[1:], chain.lengths, reference.directions,
+                                                     reference.worlds):
+        Dx, Dy, Dz = x1 - x0, y1 - y0, z1 - z0
+        x0, y0, z0 = x1, y1, z1
+        e = length + sx * Dx + sy * Dy + sz * Dz
+        if e > 0.01 * length:
+            w, x, y, z = e, sy * Dz - sz * Dy, sz * Dx - sx * Dz, sx * Dy - sy * Dx
+            n = sqrt(w * w + x * x + y * y + z * z)
+            w, x, y, z = w / n, x / n, y / n, z / n
+        else:
+            w, x, y, z = arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
+        if S == rot.IDENTITY:
+            rw, rx, ry, rz = w, x, y, z
+        else:
+            # R_i = arc S_i
+            Sw, Sx, Sy, Sz = S
+            rw, rx, ry, rz = (w * Sw - x * Sx - y * Sy - z * Sz,
+                              w * Sx + x * Sw + y * Sz - z * Sy,
+                              w * Sy - x * Sz + y * Sw + z * Sx,
+                              w * Sz + x * Sy - y * Sx + z * Sw)
+        worlds.append((rw, rx, ry, rz))
+        # q_i = R_{i-1}^* R_i
+        rotations.append((pw * rw + px * rx + py * ry + pz * rz,
+                          pw * rx - px * rw - py * rz + pz * ry,
+                          pw * ry + px * rz - py * rw - pz * rx,
+                          pw * rz - px * ry + py * rx - pz * rw))
+        pw, px, py, pz = rw, rx, ry, rz
+    return rotations, worlds
+
+
+def placed(chain, reference, points, directions=None):
+    """The :class:`Frames` of the pose whose points are ``points`` (with the chain's bone lengths):
+    :func:`along`'s rotations, turned from ``reference``'s by the shortest arcs, then the limits.
+
+    Where the limits leave every rotation as it is (a chain without limits, or
+    bends that keep within their cones), the points stand as the rotations'
+    forward kinematics, which they are to rounding; otherwise the limited
+    rotations are settled (:func:`settle`). ``directions``: the points' unit
+    bone directions, which the caller found to keep every joint inside its
+    limits (FABRIK's cone chains: :meth:`~ikcore.solvers.fabrik.points.Cones.within`):
+    the clamps need not be asked, and the pose keeps them (the next solve from
+    it reads them).
+    """
+    rotations, worlds = along(chain, reference, points)
+    if directions is not None or chain.plan.free:
+        frames = Frames(rotations, worlds, points)
+        frames._directions = directions
+        return frames
+    for q, clamp, bone in zip(rotations, chain.plan.clamps, chain.directions):
+        if clamp is not None and clamp(q, bone) is not q:
+            return settle(chain, rotations)
+    return Frames(rotations, worlds, points)

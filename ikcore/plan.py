@@ -1,0 +1,213 @@
+"""What the solvers derive from a chain once: its joints sorted by kind, and layouts per method.
+
+A :class:`~ikcore.chain.Chain` never changes, so everything a solver would
+otherwise work out on each call (which joints are hinges and about which axis,
+whether the chain moves in one plane, a method's own layout of the chain) is
+worked out at the chain's first solve and kept on it, as ``chain.plan``.
+
+Joint limits reach the solvers through :attr:`Plan.clamps`: the built-in
+constraints' own ``clamp``, or, for a user's :class:`~ikcore.Constraint`
+subclass, a wrapper that checks what it returns and names the joint when it
+fails, so that a faulty joint gives an :class:`~ikcore.IKError`, never a NaN
+that a loop would chase forever.
+"""
+
+from math import atan2, copysign, isfinite, pi, sqrt
+
+from . import rotation as rot
+from .constraints import BallSocket, Hinge
+from .errors import IKError
+
+FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
+#: Turns tried round a circle by :meth:`Joint.swivel_within`.
+SWIVELS = 72
+
+
+class Joint:
+    """One joint as the solvers see it.
+
+    Attributes
+    ----------
+    index : int
+    kind : str
+        ``"free"`` (no limits, also a ball joint that limits nothing),
+        ``"hinge"``, ``"ball"`` (a :class:`~ikcore.BallSocket`) or
+        ``"custom"`` (any other :class:`~ikcore.Constraint`).
+    constraint : Constraint or None
+    bone : (x, y, z)
+        The rest direction of the joint's bone.
+    axis : (x, y, z) or None
+        A hinge's unit axis, in the parent's frame.
+    range : AngleRange or None
+        A hinge's range, or a ball joint's twist range.
+    cone : float
+        A ball joint's largest swing (:attr:`~ikcore.BallSocket.swing_limit`), radians; pi otherwise.
+    clamp : callable or None
+        ``clamp(q, bone)``: the nearest allowed rotation (``None`` for a free joint).
+    """
+
+    __slots__ = ("index", "kind", "constraint", "bone", "axis", "range", "cone", "clamp")
+
+    def __init__(self, index, constraint, bone):
+        self.index = index
+        self.constraint = constraint
+        self.bone = bone
+        self.axis = None
+        self.range = None
+        self.cone = pi
+        if constraint is None or (type(constraint) is BallSocket and constraint.free):
+            self.kind, self.clamp = FREE, None
+        elif type(constraint) is Hinge:
+            self.kind, self.clamp = HINGE, constraint.clamp
+            self.axis, self.range = constraint.axis, constraint.range
+        elif type(constraint) is BallSocket:
+            self.kind, self.clamp = BALL, constraint.clamp
+            self.range, self.cone = constraint.twist, constraint.swing_limit
+        else:
+            self.kind, self.clamp = CUSTOM, checked_clamp(constraint, index)
+
+    def __repr__(self):
+        return f"Joint({self.index}, {self.kind})"
+
+    def swivel_within(self, base, axis, preferred):
+        """The turn ``s`` about the unit ``axis`` (in the parent's frame) nearest ``preferred``
+        whose rotation ``rot(axis, s) base`` the joint's limits allow.
+
+        A rotation that moves a bone's tip onto a line leaves its turn about that
+        line free: where the limits forbid the one a solver prefers, this finds
+        the nearest they allow. The preferred turn when allowed; else
+        :data:`SWIVELS` turns round the circle are tried, and the nearest allowed
+        one is moved toward the preferred up to the limits' edge (bisection); with
+        none allowed, the least violating one is refined (golden section).
+        """
+        def violation(s):
+            return self.constraint.violation(rot.multiply(rot.from_axis_angle(axis, s), base), self.bone)
+
+        if violation(preferred) <= 1e-12:
+            return preferred
+        step = 2.0 * pi / SWIVELS
+        # Offsets from the preferred turn, nearest first.
+        offsets = sorted((k * step for k in range(-SWIVELS // 2 + 1, SWIVELS // 2 + 1) if k), key=abs)
+        for offset in offsets:
+            if violation(preferred + offset) <= 1e-12:
+                inside, outside = offset, offset - copysign(step, offset)
+                for _ in range(30):
+                    mid = 0.5 * (inside + outside)
+                    if violation(preferred + mid) <= 1e-12:
+                        inside = mid
+                    else:
+                        outside = mid
+                return preferred + inside
+        best = min(offsets, key=lambda o: violation(preferred + o))
+        low, high = best - step, best + step
+        for _ in range(40):
+            a, b = low + 0.382 * (high - low), low + 0.618 * (high - low)
+            if violation(preferred + a) <= violation(preferred + b):
+                high = b
+            else:
+                low = a
+        return preferred + 0.5 * (low + high)
+
+
+def hinge_angle(joint, q):
+    """A hinge's angle in ``q`` (``joint`` a :class:`Joint` of kind hinge): ``2 atan2(v . a, w)``,
+    as the number in its range or just past the end it lies beyond
+    (:meth:`~ikcore.constraints.AngleRange.nearest_turn`)."""
+    ax, ay, az = joint.axis
+    return joint.range.nearest_turn(2.0 * atan2(q[1] * ax + q[2] * ay + q[3] * az, q[0]))
+
+
+def checked_clamp(constraint, index):
+    """``constraint.clamp`` for a user's constraint, checked: a unit quaternion back, or an
+    :class:`~ikcore.IKError` naming joint ``index``."""
+
+    def clamp(q, bone):
+        try:
+            out = constraint.clamp(q, bone)
+            w, x, y, z = (float(c) for c in out)
+        except IKError:
+            raise
+        except Exception as exc:
+            raise IKError(f"joint {index}'s constraint {constraint!r} failed on {q!r}: {exc!r}") from exc
+        n = sqrt(w * w + x * x + y * y + z * z)
+        if not (n > 1e-12 and isfinite(n)):
+            raise IKError(f"joint {index}'s constraint {constraint!r} returned {out!r} for {q!r}: "
+                          f"not a finite non-zero quaternion")
+        return (w / n, x / n, y / n, z / n)
+
+    return clamp
+
+
+class Plan:
+    """A chain's joints and layouts, worked out once (see the module docstring).
+
+    Attributes
+    ----------
+    joints : tuple of Joint
+    clamps : tuple
+        Per joint, ``clamp(q, bone)`` or ``None`` (see :class:`Joint`).
+    free : bool
+        No joint limits anything.
+    hinges : bool
+        Every joint is a hinge.
+    plane : (x, y, z) or None
+        The common axis when every joint is a hinge about one axis and every
+        rest bone lies across it: every pose then lies in the plane through
+        the root normal to it.
+    rest : Frames
+        The rest pose, settled.
+    """
+
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts")
+
+    def __init__(self, chain):
+        self.chain = chain
+        self.joints = tuple(Joint(i, c, d) for i, (c, d) in enumerate(zip(chain.joints, chain.directions)))
+        self.clamps = tuple(j.clamp for j in self.joints)
+        self.free = all(j.kind == FREE for j in self.joints)
+        self.hinges = all(j.kind == HINGE for j in self.joints)
+        self.plane = _plane(self.joints, chain.directions) if self.hinges else None
+        self._rest = None
+        self._defaults = {}
+        self._layouts = {}
+
+    @property
+    def rest(self):
+        """The rest pose (every joint at the identity, then within its limits), settled once: where
+        every cold solve starts (:func:`ikcore.kinematics.rest`)."""
+        if self._rest is None:
+            from .kinematics import rest
+            self._rest = rest(self.chain)
+        return self._rest
+
+    def default_settings(self, method):
+        """The checked :class:`~ikcore.problem.Settings` of ``method`` with its defaults for this
+        chain, made at the first request and kept (an unknown method is refused every time)."""
+        found = self._defaults.get(method)
+        if found is None:
+            from .problem import make_settings
+            found = self._defaults[method] = make_settings(self.chain, method)
+        return found
+
+    def clamp(self, rotations):
+        """``rotations`` with each joint's limits applied."""
+        return [q if clamp is None else clamp(q, d)
+                for q, clamp, d in zip(rotations, self.clamps, self.chain.directions)]
+
+    def layout(self, build):
+        """``build(chain)``, worked out at the first call and kept: a method's own layout of the
+        chain (``build`` is a module-level function, the key)."""
+        try:
+            return self._layouts[build]
+        except KeyError:
+            found = self._layouts[build] = build(self.chain)
+            return found
+
+
+def _plane(joints, directions):
+    ax, ay, az = joints[0].axis
+    for joint, (dx, dy, dz) in zip(joints, directions):
+        bx, by, bz = joint.axis
+        if abs(bx - ax) + abs(by - ay) + abs(bz - az) > 1e-12 or abs(dx * ax + dy * ay + dz * az) > 1e-12:
+            return None
+    return (ax, ay, az)

@@ -1,0 +1,287 @@
+"""FABRIK: forward and backward reaching inverse kinematics (Aristidou & Lasenby 2011).
+
+One iteration moves points, two passes over the chain:
+
+- **backward** (tip to root): the effector goes onto the target; each point then
+  goes onto the line from its new child toward its old place, one bone length
+  away: ``p_i <- p_{i+1} + L_i (p_i - p_{i+1}) / |p_i - p_{i+1}|``;
+- **forward** (root to tip): the root goes back to its fixed place; each point
+  goes onto the line from its new parent toward its backward-pass place:
+  ``p_{i+1} <- p_i + L_i (p_{i+1} - p_i) / |p_{i+1} - p_i|``.
+
+Bone lengths hold exactly after every pass. The iterations repeat until the
+effector meets the target (:mod:`~ikcore.solvers.loop`).
+
+**Joint limits.** How a pass places a bone depends on the joints (the chain's
+*layout*, worked out once per chain):
+
+- no limits: the passes above, on points alone (:mod:`.points`);
+- twist-free cones about a straight rest line (tentacles, ropes): the same,
+  each direction turned into its cone, measured from the neighbour just placed
+  (:mod:`.points`);
+- anything else (hinges, twist limits): the passes carry each bone's frame and
+  place a bone from its placed neighbour under the joint between them, a hinge
+  by its clamped angle; a joint free to twist next to a hinge turns that
+  hinge's plane toward its wanted point (:mod:`.framed`).
+
+**Rotations.** Passes on points become rotations once, at the end: bone ``i``
+turns by the shortest arc from its start direction, keeping the start's twist
+(:func:`ikcore.kinematics.along`). The framed passes have them all along.
+
+**Stalls.** When the error stops falling, or falls too slowly to meet the
+tolerance within the iterations left (a joint pinned on a limit; a target near
+full reach, where the passes crawl), the solve restarts
+(:mod:`~ikcore.solvers.restarts`): a chain without limits from a uniform arc
+turned onto the target, exact wherever such an arc reaches; otherwise from its
+best pose turned a little at random (seeded: every solve is repeatable). The best pose is
+returned. Option ``max_restarts`` (default ``None``: no cap) bounds the
+restarts; with ``0`` a stalled solve returns its best pose at once, which a
+chain tracked frame to frame may prefer to a jump.
+
+**Out of reach.** A chain without limits is stretched at the target (or folded
+toward one nearer than it can fold), and so is one within the tolerance of
+either edge of its reach, in one step
+(:func:`~ikcore.solvers.reach.nearest_pose`); a limited chain aims every bone at
+the target within its limits, in one forward pass.
+
+**Straight starts.** A straight chain with the target on its line would keep
+every point on the line: it is first bent off it (:mod:`~ikcore.solvers.degenerate`).
+
+**Pole.** A point hinting the bend side: after solving the chain swivels toward
+it (:mod:`~ikcore.solvers.pole`), which moves neither end. A limited chain also
+starts turned toward it (the passes keep the side they start on), and keeps
+the final turn only where its limits let the effector stay as near.
+"""
+
+from math import dist
+
+from ...checks import check_int_range
+from ...kinematics import Frames, placed, settle
+from ...problem import Outcome
+from .. import degenerate, pole, reach
+from ..loop import Search, iterate
+from ..restarts import restart_frames
+from . import framed
+from .points import backward, cones_of, forward
+
+
+def _check_restarts(value, name):
+    return check_int_range(value, name, 0, 100000)
+
+
+OPTIONS = {"max_restarts": (None, _check_restarts)}
+MAX_ITERATIONS = 100
+POLE = True
+#: Largest random turn per joint on a restart (radians).
+KICK = 0.8
+
+
+def run(problem, steps=None):
+    """Solve ``problem`` by FABRIK; see the module docstring."""
+    chain = problem.chain
+    start = problem.start
+    if problem.met(start):
+        return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
+    search = PointSearch(problem, steps) if chain.plan.free or _cones(chain) else FramedSearch(problem, steps)
+    if chain.distance_to(problem.target) >= chain.reach or (
+            chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance)):
+        # Out of reach: the nearest pose in one step (the start, if the limits leave it nearer).
+        frames = search.reach_out()
+        if problem.error(frames) > problem.start_error:
+            frames = start
+        return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
+    search.prepare(problem.pole)
+    result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
+    frames = result.frames or search.settle(result.kept)
+    return pole.turned(problem, Outcome(frames, result.iterations, result.errors, result.stalled), steps)
+
+
+def _cones(chain):
+    return chain.plan.layout(cones_of)
+
+
+class PointSearch(Search):
+    """FABRIK's iterations on points (see :mod:`.points`), for :func:`~ikcore.solvers.loop.iterate`.
+
+    The points are three flat lists, rewritten in place by the passes; the
+    reference pose (the start, or the pose of the last restart) gives the
+    twist the rotations keep.
+    """
+
+    def __init__(self, problem, steps):
+        self.problem = problem
+        self.chain = chain = problem.chain
+        self.target, self.lengths, self.root = problem.target, chain.lengths, chain.points[0]
+        self.cones = _cones(chain)
+        self.steps = steps
+        self.reference = problem.start
+        self._take(problem.start.columns)
+
+    def _take(self, columns):
+        """Start the passes from points given by coordinate, ``(xs, ys, zs)``."""
+        self.xs, self.ys, self.zs = map(list, columns)
+        self._measure()
+
+    def reach_out(self):
+        chain, target = self.chain, self.problem.target
+        if self.cones is None:
+            points = reach.nearest_pose(chain, target, self.reference.points)
+            return placed(chain, self.reference, points)
+        root = chain.points[0]
+        d = chain.distance_to(target)
+        aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]
+        self.cones.forward(self.xs, self.ys, self.zs, aim)
+        return self.settle(self.keep())
+
+    def prepare(self, toward):
+        """Leave a straight start (the passes would keep it straight); a limited chain also starts
+        turned toward the pole ``toward``."""
+        chain, target = self.chain, self.problem.target
+        if degenerate.straight(chain, self.reference, None if toward is not None else target):
+            # On the target's line, or a pole to turn toward: curl it first.
+            self.reference = settle(chain, degenerate.bend(chain, self.reference, toward, target))
+            self._take(self.reference.columns)
+        elif toward is not None and self.cones is not None:
+            self._take(zip(*pole.swivel(self.reference.points, toward, chain.reach)))
+            self.cones.forward(self.xs, self.ys, self.zs)
+            self._measure()
+
+    def _measure(self):
+        self.error = dist((self.xs[-1], self.ys[-1], self.zs[-1]), self.target)
+
+    def step(self, iteration):
+        xs, ys, zs, target, steps = self.xs, self.ys, self.zs, self.target, self.steps
+        before = None if steps is None else list(zip(xs, ys, zs))
+        if self.cones is None:
+            backward(xs, ys, zs, self.lengths, target)
+        else:
+            self.cones.backward(xs, ys, zs, target)
+        if steps is not None:
+            middle = list(zip(xs, ys, zs))
+            steps.backward(iteration, before, middle)
+        if self.cones is None:
+            effector = forward(xs, ys, zs, self.lengths, self.root)
+        else:
+            effector = self.cones.forward(xs, ys, zs)
+        if steps is not None:
+            steps.forward(iteration, middle, list(zip(xs, ys, zs)))
+        self.error = dist(effector, target)
+
+    def keep(self):
+        return self.reference, self.xs[:], self.ys[:], self.zs[:]
+
+    def settle(self, kept):
+        if kept is None:
+            return self.problem.start
+        reference, xs, ys, zs = kept
+        directions = None if self.cones is None else self.cones.within(xs, ys, zs)
+        return placed(self.chain, reference, list(zip(xs, ys, zs)), directions)
+
+    def restart(self, kept, rng):
+        self.reference = restart_frames(self.problem, self.settle(kept), rng, KICK)
+        self._take(self.reference.columns)
+        if self.steps is not None:
+            self.steps.setup(self.reference.points, "restart")
+        return True
+
+
+class FramedSearch(Search):
+    """FABRIK's iterations with joint frames (see :mod:`.framed`), for :func:`~ikcore.solvers.loop.iterate`.
+
+    Once the passes slow down (an iteration that does not halve the error) or
+    stall, damped least squares takes over from the best pose (one step an
+    iteration, :mod:`~ikcore.solvers.jacobian`), and restarts itself from then
+    on when it stalls.
+    """
+
+    #: Passes that shrink the error by less than this a step hand over (the steps finish quadratically).
+    SLOW = 0.3
+
+    def __init__(self, problem, steps):
+        self.problem = problem
+        self.chain = problem.chain
+        self.steps = steps
+        self.finisher = None
+        self._take(problem.start)
+
+    def _take(self, frames):
+        self.state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
+        self.error = self.last = self.problem.error_of(frames.points[-1])
+        self.best, self.best_error = frames, self.error
+
+    @property
+    def stuck(self):
+        return self.finisher is not None and self.finisher.stuck
+
+    @staticmethod
+    def reposed(chain, frames, wanted):
+        """``frames`` re-posed by one forward pass toward the ``wanted`` points."""
+        state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
+        framed.forward(chain, state, wanted)
+        return Frames(*state)
+
+    def reach_out(self):
+        chain = self.chain
+        root = chain.points[0]
+        d = chain.distance_to(self.problem.target)
+        aim = [(t - r) / d for t, r in zip(self.problem.target, root)]
+        wanted, run = [root], 0.0
+        for length in chain.lengths:
+            run += length
+            wanted.append(tuple(r + run * a for r, a in zip(root, aim)))
+        return self.reposed(chain, self.problem.start, wanted)
+
+    def prepare(self, toward):
+        chain, target = self.chain, self.problem.target
+        frames = self.problem.start
+        if degenerate.straight(chain, frames, None if toward is not None else target):
+            self._take(settle(chain, degenerate.bend(chain, frames, toward, target)))
+        elif toward is not None:
+            self._take(self.reposed(chain, frames, pole.swivel(frames.points, toward, chain.reach,
+                                                              chain.plan.plane is not None)))
+
+    def step(self, iteration):
+        if self.finisher is None and iteration > 2 and self.error > self.SLOW * self.last:
+            self.finisher = finishing_search(self.problem, self.best, self.steps)
+        if self.finisher is not None:
+            self.finisher.step(iteration)
+            self.error = self.finisher.error
+            return
+        self.last = self.error
+        state, steps = self.state, self.steps
+        before = None if steps is None else list(state[2])
+        framed.backward(self.chain, state, self.problem.target)
+        middle = list(state[2])
+        if steps is not None:
+            steps.backward(iteration, before, middle)
+        framed.forward(self.chain, state, middle)
+        if steps is not None:
+            steps.forward(iteration, middle, list(state[2]))
+        self.error = self.problem.error_of(state[2][-1])
+        if self.error < self.best_error:
+            self.best_error, self.best = self.error, self.keep()
+
+    def keep(self):
+        if self.finisher is not None:
+            return self.finisher.keep()
+        return Frames(*(list(part) for part in self.state))
+
+    def settle(self, kept):
+        return self.problem.start if kept is None else kept
+
+    def restart(self, kept, rng):
+        frames = self.settle(kept)
+        if self.finisher is None:
+            # The passes crawl: damped least squares finishes from the best pose.
+            self.finisher = finishing_search(self.problem, frames, self.steps)
+        else:
+            self.finisher.restart(kept, rng)
+        self.error = self.finisher.error
+        return True
+
+
+def finishing_search(problem, frames, steps):
+    """Damped least squares steps from ``frames`` (:mod:`~ikcore.solvers.jacobian.dls`'s defaults)."""
+    from ..jacobian import JacobianSearch
+    from ..jacobian.dls import default_rule
+    return JacobianSearch(problem.with_start(frames), default_rule(problem.chain.reach), steps)

@@ -1,0 +1,229 @@
+"""The geometric Jacobian, joint by joint, and the error it acts on.
+
+Turning joint ``j`` (at the world point ``p_j``) by a small world rotation
+vector ``w_j`` moves the end effector ``e`` by ``w_j x r_j``, with ``r_j = e -
+p_j`` the joint's *lever*, and turns the last bone by ``w_j``. So the Jacobian
+maps the joints' turns to the motion of the end::
+
+    J w = sum_j [ w_j x r_j ]      (position rows)
+                [   c w_j   ]      (orientation rows, with an orientation target)
+
+``c`` (a length, :attr:`ikcore.problem.Problem.orientation_weight`) weighs
+radians against distance. A joint turns about the axes of a subspace: a hinge
+about its own, ``h_j = R_{j-1} a_j`` in the world, any other joint about any
+axis, less the directions its limits block (:mod:`.limits`). An orthonormal
+basis of that subspace gives the classic Jacobian's columns, one per axis ``a``,
+``[a x r_j; c a]``; ``P_j``, the projector onto it, gives the products the
+methods need without them:
+
+- ``J^T y``, the joints' turns for ``y = [y_p; y_o]``: ``w_j = P_j (r_j x y_p + c y_o)``;
+- ``J J^T = sum_j M_j P_j M_j^T`` with ``M_j = [-[r_j]x; c I]``.
+
+For a joint that turns about any axis (``P_j = I``) the three columns sum in
+closed form, ``[|r|^2 I - r r^T, -c [r]x; c [r]x, c^2 I]``, which is linear in
+``r`` and ``r r^T``: all such joints together cost one sum of their levers and
+one of their squares.
+"""
+
+from math import atan2, sqrt
+
+from ... import rotation as rot
+from ...kinematics import turn
+from ...plan import HINGE, hinge_angle
+
+
+def residual(problem, frames, c):
+    """The error the step should undo, ``m`` floats: ``t - e``, then ``c w`` with ``w`` the world
+    rotation vector from the last bone's rotation to the asked one (orientation targets)."""
+    t, e = problem.target, frames.points[-1]
+    out = [t[0] - e[0], t[1] - e[1], t[2] - e[2]]
+    if problem.orientation is not None:
+        w, x, y, z = rot.multiply(problem.orientation, rot.conjugate(frames.worlds[-1]))
+        if w < 0.0:
+            w, x, y, z = -w, -x, -y, -z
+        s = sqrt(x * x + y * y + z * z)
+        k = c * 2.0 * atan2(s, w) / s if s > 0.0 else 0.0
+        out += [k * x, k * y, k * z]
+    return out
+
+
+class JointJacobian:
+    """The Jacobian of one pose, joint by joint (see the module docstring).
+
+    Attributes
+    ----------
+    m : int
+        Rows: 3, or 6 with orientation rows.
+    c : float
+        The orientation rows' weight.
+    levers : list of (x, y, z)
+        ``r_j = e - p_j``.
+    bases : list
+        Per joint, ``None`` when it turns about any axis, else a tuple of
+        orthonormal world axes it turns about (a hinge's own, or what its limits
+        leave; empty when they leave none).
+    angles : list
+        Per hinge its angle (:func:`ikcore.plan.hinge_angle`), ``None`` for other joints:
+        read once for the limits and the step.
+    """
+
+    __slots__ = ("m", "c", "levers", "bases", "angles", "_gram")
+
+    def __init__(self, chain, frames, c, oriented):
+        self.m = 6 if oriented else 3
+        self.c = c if oriented else 0.0
+        ex, ey, ez = frames.points[-1]
+        worlds = frames.worlds
+        self.levers = [(ex - x, ey - y, ez - z) for x, y, z in frames.points[:-1]]
+        self.bases = []
+        self.angles = []
+        for j, (joint, q) in enumerate(zip(chain.plan.joints, frames.rotations)):
+            if joint.kind == HINGE:
+                self.bases.append(((turn(worlds[j - 1], joint.axis) if j else joint.axis),))
+                self.angles.append(hinge_angle(joint, q))
+            else:
+                self.bases.append(None)
+                self.angles.append(None)
+        self._gram = None
+
+    def block(self, j, d):
+        """Joint ``j`` no longer turns about the unit world direction ``d``: its basis keeps only
+        what is orthogonal to ``d`` (a hinge, which has one axis, keeps none)."""
+        self._gram = None
+        basis = self.bases[j]
+        if basis is not None and len(basis) == 1:
+            self.bases[j] = ()
+            return
+        kept = []
+        for a in basis if basis is not None else ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)):
+            # Orthogonal to d and to the axes kept so far (Gram-Schmidt); what vanishes goes.
+            for k in (d, *kept):
+                t = a[0] * k[0] + a[1] * k[1] + a[2] * k[2]
+                a = (a[0] - t * k[0], a[1] - t * k[1], a[2] - t * k[2])
+            n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+            if n > 1e-6:
+                kept.append((a[0] / n, a[1] / n, a[2] / n))
+        self.bases[j] = tuple(kept)
+
+    def gram(self):
+        """``J J^T`` as ``m`` rows of ``m`` floats (kept until an axis is blocked)."""
+        if self._gram is None:
+            self._gram = self._sum_gram()
+        return self._gram
+
+    def _sum_gram(self):
+        # Joints free to turn about any axis: the sums of their levers and of their squares.
+        fx = fy = fz = fxx = fxy = fxz = fyy = fyz = fzz = 0.0
+        free = 0
+        # Single axes a (hinges, and what limits leave of other joints): sums of u u^T, u a^T and a a^T
+        # with u = a x r.
+        uxx = uxy = uxz = uyy = uyz = uzz = 0.0
+        vxx = vxy = vxz = vyx = vyy = vyz = vzx = vzy = vzz = 0.0
+        axx = axy = axz = ayy = ayz = azz = 0.0
+        for (rx, ry, rz), basis in zip(self.levers, self.bases):
+            if basis is None:
+                free += 1
+                fx += rx
+                fy += ry
+                fz += rz
+                fxx += rx * rx
+                fxy += rx * ry
+                fxz += rx * rz
+                fyy += ry * ry
+                fyz += ry * rz
+                fzz += rz * rz
+                continue
+            for ax, ay, az in basis:
+                ux, uy, uz = ay * rz - az * ry, az * rx - ax * rz, ax * ry - ay * rx
+                uxx += ux * ux
+                uxy += ux * uy
+                uxz += ux * uz
+                uyy += uy * uy
+                uyz += uy * uz
+                uzz += uz * uz
+                vxx += ux * ax
+                vxy += ux * ay
+                vxz += ux * az
+                vyx += uy * ax
+                vyy += uy * ay
+                vyz += uy * az
+                vzx += uz * ax
+                vzy += uz * ay
+                vzz += uz * az
+                axx += ax * ax
+                axy += ax * ay
+                axz += ax * az
+                ayy += ay * ay
+                ayz += ay * az
+                azz += az * az
+        # Position block: sum u u^T, plus |r|^2 I - r r^T for the free joints.
+        square = fxx + fyy + fzz
+        pp = [[uxx + square - fxx, uxy - fxy, uxz - fxz],
+              [uxy - fxy, uyy + square - fyy, uyz - fyz],
+              [uxz - fxz, uyz - fyz, uzz + square - fzz]]
+        if self.m == 3:
+            return pp
+        # Orientation blocks: c sum u a^T - c [f]x, and c^2 (sum a a^T + free I).
+        c = self.c
+        po = [[c * vxx, c * (vxy + fz), c * (vxz - fy)],
+              [c * (vyx - fz), c * vyy, c * (vyz + fx)],
+              [c * (vzx + fy), c * (vzy - fx), c * vzz]]
+        cc = c * c
+        oo = [[cc * (axx + free), cc * axy, cc * axz],
+              [cc * axy, cc * (ayy + free), cc * ayz],
+              [cc * axz, cc * ayz, cc * (azz + free)]]
+        return [pp[0] + po[0], pp[1] + po[1], pp[2] + po[2],
+                [po[0][0], po[1][0], po[2][0], *oo[0]],
+                [po[0][1], po[1][1], po[2][1], *oo[1]],
+                [po[0][2], po[1][2], po[2][2], *oo[2]]]
+
+    def transpose(self, y):
+        """``J^T y``: per joint its world turn ``P_j (r_j x y_p + c y_o)`` (``None`` for a joint that
+        turns about no axis)."""
+        px, py, pz = y[0], y[1], y[2]
+        if self.m == 6:
+            c = self.c
+            ox, oy, oz = c * y[3], c * y[4], c * y[5]
+        else:
+            ox = oy = oz = 0.0
+        turns = []
+        for (rx, ry, rz), basis in zip(self.levers, self.bases):
+            g = (ry * pz - rz * py + ox, rz * px - rx * pz + oy, rx * py - ry * px + oz)
+            turns.append(g if basis is None else project(basis, g))
+        return turns
+
+    def apply(self, turns):
+        """``J w``: the effector's motion (and the last bone's turn, weighed by ``c``) for the joints'
+        world turns (``None`` for none)."""
+        x = y = z = wx = wy = wz = 0.0
+        for (rx, ry, rz), w in zip(self.levers, turns):
+            if w is None:
+                continue
+            a, b, d = w
+            x += b * rz - d * ry
+            y += d * rx - a * rz
+            z += a * ry - b * rx
+            wx += a
+            wy += b
+            wz += d
+        if self.m == 3:
+            return [x, y, z]
+        c = self.c
+        return [x, y, z, c * wx, c * wy, c * wz]
+
+    def project(self, vectors):
+        """``P_j v_j`` for each joint's world vector (``None`` for none)."""
+        return [v if basis is None or v is None else project(basis, v) for v, basis in zip(vectors, self.bases)]
+
+
+def project(basis, v):
+    """``v`` projected onto the span of ``basis`` (orthonormal axes); ``None`` for an empty one."""
+    if not basis:
+        return None
+    x = y = z = 0.0
+    for a in basis:
+        t = a[0] * v[0] + a[1] * v[1] + a[2] * v[2]
+        x += t * a[0]
+        y += t * a[1]
+        z += t * a[2]
+    return (x, y, z)

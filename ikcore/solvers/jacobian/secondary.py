@@ -1,0 +1,94 @@
+"""Secondary objectives, once the target is met: steps in the null space of the task.
+
+With the target met, the Jacobian methods go on stepping while iterations are
+left, each step ``w = J^T y + z`` with ``z`` the objectives' descent
+(:func:`ikcore.objectives.descent`) within each joint's axes and ``y = (J J^T +
+lambda^2 I)^-1 (e - J z)``: to first order the end does not move, and what
+error is there is undone, so ``z`` spends only the freedom the task leaves.
+
+To second order a step does move the end, by about the square of its turn.
+Were every step to keep the target met, the steps would have to be tiny. So a
+step is tried when the objectives' weighted cost falls and the end stays near
+the target (within :data:`SLACK` tolerances, or a hundredth of the reach);
+plain task steps (at most :data:`RETURNS`) then take the end back onto it, and
+the pair is kept when the cost there is lower than at the last pose that met
+the target; else the search goes back to that pose and tries a shorter step.
+The pose returned always meets the target: the last such pose. No secondary step
+turns a joint by more than :data:`MAX_TURN`; a refused one is halved, and the
+next starts at twice the length the last one kept. The steps stop when the
+cost stops falling (by less than :data:`SETTLED` of itself), when no step is
+kept, or at the budget: every step, secondary or back to the target, counts as
+an iteration.
+"""
+
+from ...objectives import descent, total_cost
+
+#: A step lowering the cost by less than this fraction of it ends the secondary steps.
+SETTLED = 1e-4
+#: How far a secondary step may leave the end off the target: this many tolerances (of position, and of
+#: orientation), and at least SLACK_REACH of the chain's reach and SLACK_ANGLE radians; within that, a task step
+#: or two take it back (Gauss-Newton converges quadratically there).
+SLACK = 10.0
+SLACK_REACH = 0.01
+SLACK_ANGLE = 0.02
+#: Largest joint turn (radians) of a secondary step.
+MAX_TURN = 0.2
+#: Task steps at most to take the end back onto the target after a secondary step.
+RETURNS = 3
+#: A secondary step shorter than this fraction of its first length ends the steps.
+MIN_SCALE = 1e-3
+
+
+def polish(search, frames, budget):
+    """Steps of ``search`` (a :class:`~ikcore.solvers.jacobian.JacobianSearch`) from ``frames``,
+    which meet its problem, that lower the secondary objectives' cost (see the module docstring),
+    at most ``budget`` of them: ``(frames, steps taken)``, ``frames`` meeting the problem."""
+    problem = search.problem
+    chain, objectives = problem.chain, problem.secondary
+    slack = max(SLACK * problem.tolerance, SLACK_REACH * chain.reach)
+    slack_angle = max(SLACK * problem.orientation_tolerance, SLACK_ANGLE)
+    search.take(frames)
+    met, cost = frames, total_cost(objectives, chain, frames)
+
+    def keep(new, e):
+        angle = problem.orientation_error(new)
+        return problem.error(new) <= slack and (angle is None or angle <= slack_angle) and \
+            total_cost(objectives, chain, new) < cost
+
+    taken, scale = 0, 1.0
+    while cost > 0.0 and taken < budget and scale > MIN_SCALE:
+        step = search.attempt(descent(objectives, chain, met), keep, scale, MAX_TURN)
+        if step is None:
+            break
+        taken += 1
+        search.take(step[0], step[1])
+        taken += back_to_target(search, budget - taken)
+        new = search.frames
+        new_cost = total_cost(objectives, chain, new) if problem.met(new) else cost
+        if not new_cost < cost * (1.0 - 1e-9):
+            # Back on the target the cost did not fall (or the end did not get back): from the last pose
+            # that met it again, a shorter step.
+            search.take(met)
+            scale = 0.25 * step[2]
+            continue
+        settled = cost - new_cost <= SETTLED * cost
+        met, cost = new, new_cost
+        scale = min(1.0, 2.0 * step[2])
+        if settled:
+            break
+    return met, taken
+
+
+def back_to_target(search, budget):
+    """Plain task steps of ``search`` until its pose meets the target, at most :data:`RETURNS` and
+    ``budget`` of them: the number taken."""
+    problem = search.problem
+    taken = 0
+    while not problem.met(search.frames) and taken < min(budget, RETURNS):
+        F = search.F
+        step = search.attempt(None, lambda new, e: sum(v * v for v in e) < F)
+        if step is None:
+            break
+        taken += 1
+        search.take(step[0], step[1])
+    return taken

@@ -1,0 +1,69 @@
+"""A step taken: every joint turned by its world turn at once, the limits applied, the new pose.
+
+Joint ``j`` turns by ``w_j`` (a world rotation vector, from
+:meth:`.joints.JointJacobian.transpose`) about its own point. Seen in the
+parent's frame, where its rotation lives, that is ``q_j <- exp(R_{j-1}^* w_j)
+q_j``. A hinge turns about its own axis only, so it simply adds the turn to its
+angle: ``theta_j + h_j . w_j``, clamped into its range (no quaternion product,
+no renormalisation). The largest turn is capped at ``max_step`` radians, the
+others shrink with it, so a step near a singularity stays bounded.
+
+The pose is what :func:`ikcore.kinematics.settle` would make of the new
+rotations (unit, within the limits, through forward kinematics), built without
+clamping a hinge twice.
+"""
+
+from math import cos, hypot, sin, sqrt
+
+from ... import rotation as rot
+from ...kinematics import Frames, frames, turn
+from ...plan import HINGE
+
+
+def stepped(chain, pose, jac, turns, scale, max_step):
+    """The :class:`~ikcore.kinematics.Frames` after turning each joint of ``pose`` by ``turns[j]``
+    (world rotation vectors, ``None`` for no turn; a hinge's along its world axis) times ``scale``,
+    the largest capped at ``max_step``; ``None`` when that is no motion at all. ``jac``: the pose's
+    :class:`~.joints.JointJacobian` (a hinge's world axis and angle)."""
+    biggest = 0.0
+    for w in turns:
+        if w is not None:
+            n = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
+            if n > biggest:
+                biggest = n
+    biggest = sqrt(biggest)
+    if not biggest > 1e-14:
+        return None
+    k = scale * (max_step / biggest if biggest > max_step else 1.0)
+    rotations = []
+    for j, (q, w, joint) in enumerate(zip(pose.rotations, turns, chain.plan.joints)):
+        if w is None:
+            rotations.append(q)
+            continue
+        if joint.kind == HINGE:
+            # The turn lies along the hinge's world axis h = R_{j-1} a: its angle is w . h.
+            hx, hy, hz = jac.bases[j][0]
+            angle = jac.angles[j] + k * (w[0] * hx + w[1] * hy + w[2] * hz)
+            limits = joint.range
+            if limits.lo <= angle <= limits.hi:
+                ax, ay, az = joint.axis
+                s = sin(0.5 * angle)
+                rotations.append((cos(0.5 * angle), ax * s, ay * s, az * s))
+            else:
+                rotations.append(joint.constraint.rotation(angle))
+            continue
+        angle = k * hypot(w[0], w[1], w[2])
+        if angle > 0.0:
+            local = turn(rot.conjugate(pose.worlds[j - 1]), w) if j else w
+            s = sin(0.5 * angle) / hypot(*local)
+            lw, lx, ly, lz = cos(0.5 * angle), local[0] * s, local[1] * s, local[2] * s
+            w0, x0, y0, z0 = q
+            q = (lw * w0 - lx * x0 - ly * y0 - lz * z0, lw * x0 + lx * w0 + ly * z0 - lz * y0,
+                 lw * y0 - lx * z0 + ly * w0 + lz * x0, lw * z0 + lx * y0 - ly * x0 + lz * w0)
+            n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+            q = (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
+            if joint.clamp is not None:
+                q = joint.clamp(q, joint.bone)
+        rotations.append(q)
+    worlds, points = frames(chain, rotations)
+    return Frames(rotations, worlds, points)

@@ -1,0 +1,133 @@
+"""The iteration loop that CCD, FABRIK and the Jacobian methods share.
+
+Each iterative method describes one iteration of its algorithm as a *search*
+object, and :func:`iterate` runs it::
+
+    repeat up to max_iterations times:
+        search.step(k)                      # one iteration of the algorithm
+        keep the pose if it is the best so far
+        stop if it meets the target         # measured as the verdict measures it
+        restart near the best pose if progress has stalled (give up when restarts stop paying)
+
+A search has an ``error`` (the effector's distance to the target, as the
+method measures it while iterating, kept in the error history), a ``score``
+(what "best" means: the error, or with an orientation target the error and the
+weighted angle together), ``stuck`` (True when its last step found no move at
+all: a stall at once) and four methods:
+
+``step(iteration)``
+    One iteration of the algorithm; updates ``error``.
+``keep()``
+    A copy of the current pose, in whatever form the method works on.
+``settle(kept)``
+    The :class:`~ikcore.kinematics.Frames` of a kept pose (``None``: the
+    problem's start), made unit, within the limits and through forward
+    kinematics (:func:`ikcore.kinematics.settle`).
+``restart(kept, rng)``
+    Start again near a kept pose (``None``: the start); False when the method
+    will not restart (then the solve is stalled).
+
+"Met" is decided on the settled pose, by :meth:`ikcore.problem.Problem.met`,
+the very test the verdict applies: a solve that stops because it met the
+target is "converged", whatever rounding the method's own bookkeeping carries.
+"""
+
+import math
+
+from .restarts import StallWatch, generator, watch_settings
+
+
+class Search:
+    """The base of a method's search: the defaults of the protocol above (no stall at once, the
+    error as the score). A method's search sets ``error`` and gives ``step``, ``keep``, ``settle``
+    and ``restart``."""
+
+    stuck = False
+
+    @property
+    def score(self):
+        return self.error
+
+
+class Result:
+    """What :func:`iterate` found.
+
+    Attributes
+    ----------
+    kept : object or None
+        The best pose, as ``search.keep()`` gave it (``None``: the start).
+    frames : Frames or None
+        Its settled pose when it met the target (else ``None``: settle ``kept``).
+    iterations : int
+    errors : list of float
+        The start's error, then one per iteration.
+    stalled : bool
+        The loop gave up because progress stalled.
+    """
+
+    __slots__ = ("kept", "frames", "iterations", "errors", "stalled")
+
+    def __init__(self, kept, frames, iterations, errors, stalled):
+        self.kept = kept
+        self.frames = frames
+        self.iterations = iterations
+        self.errors = errors
+        self.stalled = stalled
+
+
+def at_nearest(frames, nearest, tolerance):
+    """Whether the effector of ``frames`` lies within ``tolerance`` of ``nearest`` (see
+    :attr:`~ikcore.problem.Problem.nearest`; ``None``: the target is within the shell)."""
+    return nearest is not None and math.dist(frames.points[-1], nearest) <= tolerance
+
+
+def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None,
+            start_score=None):
+    """Run ``search`` (see the module docstring) for ``problem``.
+
+    ``rate`` and ``patience`` tune the :class:`~.restarts.StallWatch` (its window
+    and horizon come from :func:`~.restarts.watch_settings`);
+    ``max_restarts`` caps the restarts (``None``: no cap). ``budget`` is the
+    number of iterations (default ``problem.max_iterations``); ``errors`` an
+    error history to go on from (default: the start's error alone);
+    ``start_score`` the start's score (default its error).
+    """
+    budget = problem.max_iterations if budget is None else budget
+    errors = [problem.start_error] if errors is None else errors
+    goal = problem.tolerance
+    # Out of reach, an effector within the tolerance of the nearest point the chain could reach is as
+    # good as the target allows: the solve ends there (unreachable) rather than crawling on to the
+    # stall watch, and a tracked chain already there stays still.
+    nearest = problem.nearest
+    floor = 0.0 if nearest is None else math.dist(nearest, problem.target)
+    if problem.met(problem.start) or at_nearest(problem.start, nearest, goal):
+        return Result(None, problem.start, 0, errors, False)
+    best, kept = errors[-1] if start_score is None else start_score, None
+    window, horizon = watch_settings(problem)
+    watch = StallWatch(search.score, goal, window, rate, patience, horizon)
+    rng = None
+    restarts = 0
+    iterations = 0
+    while iterations < budget:
+        iterations += 1
+        search.step(iterations)
+        error, score = search.error, search.score
+        errors.append(error)
+        if score < best:
+            best, kept = score, search.keep()
+            # (The effector lies at least error - floor from the nearest point.)
+            if error - floor <= goal:
+                frames = search.settle(kept)
+                if problem.met(frames) or at_nearest(frames, nearest, goal):
+                    return Result(kept, frames, iterations, errors, False)
+                if error <= goal:
+                    # Rounding between the method's measure and the settled pose left it just out: aim lower.
+                    goal = watch.goal = 0.5 * error
+        if watch.update(score, search.stuck):
+            if watch.hopeless or restarts == max_restarts:
+                return Result(kept, None, iterations, errors, True)
+            rng = rng or generator()
+            if not search.restart(kept, rng):
+                return Result(kept, None, iterations, errors, True)
+            restarts += 1
+    return Result(kept, None, iterations, errors, False)

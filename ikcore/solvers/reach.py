@@ -1,0 +1,100 @@
+"""Targets at the edge of a chain's reach, and beyond it.
+
+A chain without limits reaches every point whose distance ``d`` from the root
+lies within ``[min_reach, reach]``, and only those:
+
+- **beyond** (``d > reach``), its best pose points every bone at the target;
+  **too near** (``d < min_reach``, one bone longer than all the others
+  together), the long bone points at the target and every other bone straight
+  back. :func:`nearest_pose` gives either, in one step; it depends on the
+  target alone, so a target tracked out of reach does not jitter. It also
+  meets a target within the tolerance of either edge (:func:`at_edge`);
+- **near full reach** the chain is almost straight, and the geometric methods
+  crawl there: each CCD turn or FABRIK pass moves the tip by an amount that
+  shrinks with the chain's bend. Yet any pose whose tip lies ``d`` from the
+  root, turned rigidly about the root, meets the target. :func:`arc_to`
+  builds one: every joint bent by the same angle, in the plane of the chain's
+  current bend, so that the chord of the arc is ``d``; then turned onto the
+  target. CCD and FABRIK take it when a free chain's progress stalls.
+"""
+
+import math
+
+from .. import rotation as rot
+from ..vectors import across, add, madd, norm, scale, sub, unit
+
+
+def at_edge(chain, target, tolerance):
+    """Whether a chain without limits meets ``target`` best by :func:`nearest_pose`: it lies outside
+    the reachable shell, or so near either of its edges (within the ``tolerance``, less ``1e-9``
+    of the reach: room for rounding) that the pose meets it, where steps would crawl (the chain
+    almost straight, or almost folded)."""
+    d = chain.distance_to(target)
+    margin = max(0.0, tolerance - 1e-9 * chain.reach)
+    return d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin)
+
+
+def nearest_pose(chain, target, points):
+    """The points of the free chain's pose nearest an unreachable ``target`` (see the module
+    docstring). ``points`` (the current pose) give the direction when the target sits on the
+    root."""
+    root = points[0]
+    d = math.dist(target, root)
+    if d > 1e-12 * chain.reach:
+        u = scale(sub(target, root), 1.0 / d)
+    else:
+        tip = sub(points[-1], root)
+        u = unit(tip) if norm(tip) > 1e-12 * chain.reach else chain.directions[0]
+    beyond = 2.0 * d >= chain.reach + chain.min_reach
+    longest = max(chain.lengths)
+    out = [root]
+    for length in chain.lengths:
+        out.append(madd(out[-1], u, length if beyond or length == longest else -length))
+    return out
+
+
+def arc_to(chain, target, points):
+    """Points of a free chain with the tip on ``target``: a uniform arc turned onto it (see the
+    module docstring), bulging to the side the chain ``points`` bend to now. ``None`` when the
+    target lies too far inside the reach for such an arc (or outside it)."""
+    root = points[0]
+    d = math.dist(target, root)
+    lengths = chain.lengths
+    if not chain.min_reach <= d <= chain.reach or d <= 1e-12 * chain.reach:
+        return None
+    top = min(math.pi, 1.6 * math.pi / chain.size)
+    if _chord(lengths, top)[0] > d:
+        return None
+    low, high = 0.0, top
+    for _ in range(64):
+        mid = 0.5 * (low + high)
+        if _chord(lengths, mid)[0] > d:
+            low = mid
+        else:
+            high = mid
+    angle = 0.5 * (low + high)
+    length, heading = _chord(lengths, angle)
+    u = scale(sub(target, root), 1.0 / d)
+    # The side the chain bends to now: the mean interior point, across the root-target line.
+    interior = points[1:-1] or points[-1:]
+    mean = scale(tuple(map(math.fsum, zip(*interior))), 1.0 / len(interior))
+    side = across(sub(mean, root), u)
+    side = unit(side) if norm(side) > 1e-9 * chain.reach else rot.perpendicular(u)
+    # In plane coordinates (along u, toward -side), bone i points at angle i a - heading: the chord then
+    # lies along u, and the arc, turning toward -side, bulges toward side.
+    v = scale(side, -1.0)
+    out = [root]
+    for i, bone in enumerate(lengths):
+        b = angle * i - heading
+        out.append(madd(out[-1], add(scale(u, math.cos(b)), scale(v, math.sin(b))), bone))
+    return out
+
+
+def _chord(lengths, angle):
+    """Length and heading of the chord of bones turning by ``angle`` each, the first along 0."""
+    x = y = 0.0
+    for i, length in enumerate(lengths):
+        x += length * math.cos(i * angle)
+        y += length * math.sin(i * angle)
+    return math.hypot(x, y), math.atan2(y, x)
+

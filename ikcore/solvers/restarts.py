@@ -1,0 +1,164 @@
+"""Stall detection and restarts, shared by every iterative method.
+
+An iterative solve can stop improving: a joint pinned on its limit, a dead end
+the steps cannot leave, a crawl that would need far more iterations than are
+left. :class:`StallWatch` notices it from the errors alone; the method then
+restarts (:func:`restart_frames`) and gives up once restarts stop paying:
+
+- a chain without limits restarts from a uniform arc turned onto the target
+  (:func:`~ikcore.solvers.reach.arc_to`), which meets it exactly wherever such
+  an arc reaches. Near full reach, where every method crawls along the almost
+  straight chain, such a chain is watched closely (:func:`watch_settings`), so
+  that the arc comes after a few iterations, not after many;
+- any other chain restarts from its best pose turned a little at random
+  (:func:`perturb`), from a generator seeded per solve (:func:`generator`): every
+  solve is repeatable.
+"""
+
+import random
+
+from .. import rotation as rot
+from ..kinematics import placed, settle
+from ..plan import HINGE, hinge_angle
+from . import reach
+
+#: A target at least this fraction of the reach from the root is near full reach.
+NEAR_FULL_REACH = 0.9
+
+SEED = 20110901
+
+
+def generator():
+    """A random generator seeded the same way for every solve: a solve is repeatable."""
+    return random.Random(SEED)
+
+
+class StallWatch:
+    """Watches the error after each iteration and says when progress has stalled.
+
+    Progress is a fall of the best error by the fraction ``rate`` below its
+    level at the last progress. :meth:`update` returns True after ``window``
+    iterations without progress, and also at the end of a window whose pace,
+    kept up, would not bring the error down to ``goal`` within ``horizon``
+    iterations (a crawl: it counts as progress, yet cannot finish). :attr:`hopeless`
+    turns True once ``patience`` stalls in a row brought no progress.
+
+    Nothing here depends on the iterations a solve has left: its first ``k``
+    iterations are the same whatever its budget, so a solve stopped after ``k``
+    shows the ``k``-th pose of a longer one.
+
+    Parameters
+    ----------
+    error : float
+        The error the watch starts from.
+    goal : float
+        The error that would end the solve (its tolerance).
+    window, rate, patience
+        As above.
+    horizon : int
+        Iterations within which the pace must bring the error to ``goal``:
+        the method's default budget (:func:`watch_settings`), or fewer where a
+        restart costs nothing (FABRIK's exact arc on a chain without limits).
+    """
+
+    __slots__ = ("best", "mark", "goal", "window", "rate", "patience", "since", "progressed",
+                 "window_start", "fruitless", "stall_best", "horizon")
+
+    def __init__(self, error, goal, window, rate, patience, horizon):
+        self.best = self.mark = self.window_start = self.stall_best = error
+        self.goal = goal
+        self.window = window
+        self.rate = rate
+        self.patience = patience
+        self.since = 0
+        self.progressed = False
+        self.fruitless = 0
+        self.horizon = horizon
+
+    def update(self, error, stuck=False):
+        """Record one iteration's error; True when progress has stalled (see the class). ``stuck``:
+        the method found no step at all; the window ends at once."""
+        if error < self.best:
+            self.best = error
+            if error < self.mark * (1.0 - self.rate):
+                self.mark = error
+                self.progressed = True
+        self.since += 1
+        if stuck:
+            self.progressed = False
+        elif self.since < self.window:
+            return False
+        # A window has passed: was there progress, and at a pace that can reach the goal?
+        pace = (self.best / self.window_start) ** (1.0 / self.since) if self.window_start > 0.0 else 0.0
+        crawling = self.best * pace ** self.horizon > self.goal
+        stalled = not self.progressed or crawling
+        self.since = 0
+        self.progressed = False
+        self.window_start = self.best
+        if not stalled:
+            return False
+        self.fruitless = 0 if self.best < self.stall_best * (1.0 - self.rate) else self.fruitless + 1
+        self.stall_best = self.mark = self.best
+        return True
+
+    @property
+    def hopeless(self):
+        """True once ``patience`` stalls in a row brought no progress."""
+        return self.fruitless >= self.patience
+
+
+def perturb(chain, rotations, rng, angle, within=False):
+    """``rotations`` each turned by a random angle up to ``angle`` radians, within the limits.
+
+    A hinge turns about its own axis; any other joint about a random axis. With
+    ``within``, a hinge's new angle is drawn from the part of its range within
+    ``angle`` of its own (so a large ``angle`` scatters it over the whole range),
+    not turned and then clamped (which would leave it on a limit as often as not).
+    """
+    out = []
+    for q, joint, bone in zip(rotations, chain.plan.joints, chain.directions):
+        if joint.kind == HINGE:
+            hinge = joint.constraint
+            if within and not hinge.range.full:
+                t = hinge_angle(joint, q)
+                q = hinge.rotation(rng.uniform(max(hinge.range.lo, t - angle), min(hinge.range.hi, t + angle)))
+            else:
+                q = hinge.rotation(hinge.angle(q) + rng.uniform(-angle, angle))
+        else:
+            axis = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
+            if axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2] < 1e-12:
+                axis = (1.0, 0.0, 0.0)
+            q = rot.normalize(rot.multiply(rot.from_axis_angle(axis, rng.uniform(0.0, angle)), q))
+            if joint.clamp is not None:
+                q = joint.clamp(q, bone)
+        out.append(q)
+    return out
+
+
+def near_full_reach(problem):
+    """Whether ``problem`` is a position target near the full reach of a chain without limits."""
+    chain = problem.chain
+    return (chain.plan.free and problem.orientation is None
+            and NEAR_FULL_REACH * chain.reach <= chain.distance_to(problem.target) <= chain.reach)
+
+
+def watch_settings(problem):
+    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
+    (six iterations unless its module says otherwise), and a pace that meets the tolerance within
+    the method's default budget. Near full reach (:func:`near_full_reach`) a crawl is told within
+    three iterations (a pace that would not meet the tolerance within twelve more), since the arc
+    restart then meets the target at once."""
+    module = problem.settings.module
+    return (3, 12) if near_full_reach(problem) else (getattr(module, "WINDOW", 6), module.MAX_ITERATIONS)
+
+
+def restart_frames(problem, frames, rng, angle, within=False):
+    """The pose a stalled solve of ``problem`` starts again from, near ``frames`` (see the module
+    docstring): the arc onto the target for a chain without limits where one reaches, else
+    ``frames`` perturbed by up to ``angle`` radians a joint (``within``: see :func:`perturb`)."""
+    chain = problem.chain
+    if chain.plan.free and problem.orientation is None:
+        points = reach.arc_to(chain, problem.target, frames.points)
+        if points is not None:
+            return placed(chain, frames, points)
+    return settle(chain, perturb(chain, frames.rotations, rng, angle, within))

@@ -1,0 +1,219 @@
+"""The analytic two-bone solver: the law of cosines, exact in one step, both elbow sides weighed.
+
+For bones of lengths ``l1``, ``l2`` and a target at distance ``d`` from the root,
+clamped into the reachable shell ``[|l1 - l2|, l1 + l2]``, the triangle root -
+knee - tip fixes two angles:
+
+- at the root, between the root-target line ``u`` and the upper bone:
+  ``cos(alpha) = (l1^2 + d^2 - l2^2) / (2 l1 d)``;
+- at the knee, between the two bones' directions:
+  ``cos(gamma) = (d^2 - l1^2 - l2^2) / (2 l1 l2)``.
+
+What is left is the *swivel*: the triangle may turn about ``u``, and the knee
+may sit on either side of ``u`` (the two elbow sides: where the spheres about
+root and target meet, in the bend plane). The bend direction ``k`` (across ``u``)
+is chosen, first that applies: toward the ``pole``; the start pose's bend
+plane, its normal turned to hold ``u``, the knee bending the same way round it
+(a chain tracked without a pole keeps its sense of bending); for a straight
+start, toward its knee; the rest pose's bend; any direction across ``u``
+(:func:`ikcore.rotation.perpendicular`).
+
+**Candidates.** Each elbow side gives a pose:
+
+- a hinge knee takes the hinge angle that makes ``gamma`` (two solve it: the
+  two sides), clamped into its range; the upper bone then turns the tip onto
+  the target, a hinge hip by its clamped angle, any other hip by the rotation
+  whose swivel puts the knee toward ``k``: where the hip's limits forbid that
+  swivel, the nearest one they allow (:meth:`ikcore.plan.Joint.swivel_within`);
+- any other knee: the knee point goes to ``root + l1 (cos(alpha) u + sin(alpha) k)``
+  (or ``-k``), and each bone turns by the shortest arc from its start
+  direction (its twist kept), the lower bone in its parent's frame.
+
+The limits apply to every candidate (:func:`ikcore.kinematics.settle`); the
+one that ends nearest the target wins, the preferred side on a tie. It is
+taken when it meets the target, or else ends no farther from it than the start
+(to rounding, ``1e-12`` of the reach): never worse than the start. Otherwise
+the start stays, and the solve is "stalled" (the limits are a wall the closed
+form cannot pass).
+
+Out of reach, every candidate is the chain stretched straight at the target
+(too far) or folded toward it (nearer than ``|l1 - l2|``). No options.
+"""
+
+import math
+
+from ... import rotation as rot
+from ...errors import IKError
+from ...kinematics import arc, compose, settle, turn
+from ...plan import CUSTOM, BALL, HINGE
+from ...problem import Outcome
+from ...vectors import across, add, cross, dot, madd, norm, scale, sub, unit
+from ..fabrik.framed import signed_angle
+
+OPTIONS = {}
+MAX_ITERATIONS = 1
+POLE = True
+#: How far a knee must lean to the preferred side to count as on it (a cosine): rounding does not choose.
+TIE = 1e-12
+
+
+def check_chain(chain):
+    """Refuse chains that are not two bones."""
+    if chain.size != 2:
+        raise IKError(f"method 'two_bone' needs a chain of exactly 2 bones, got {chain.size}")
+
+
+def run(problem, steps=None):
+    """Solve ``problem`` in closed form (one iteration); see the module docstring."""
+    chain, start = problem.chain, problem.start
+    triangle = Triangle(chain, problem.target, start, problem.pole)
+    best = None
+    for frames in triangle.candidates():
+        error = problem.error(frames)
+        if best is None or error < best[0] - 1e-12 * chain.reach:
+            best = (error, frames)
+    error, frames = best
+    if not problem.met(frames) and error > problem.start_error + 1e-12 * chain.reach:
+        # Never worse than the start: the limits are a wall the closed form cannot pass.
+        frames, error = start, problem.start_error
+    stalled = not problem.met(frames)
+    if steps is not None:
+        steps.two_bone(triangle, frames)
+    return Outcome(frames, 1, [problem.start_error, error], stalled)
+
+
+class Triangle:
+    """The root - knee - tip triangle for a target (see the module docstring).
+
+    Attributes
+    ----------
+    u : (x, y, z)
+        Unit direction from the root to the target.
+    distance : float
+        The target's distance from the root, clamped into the reachable shell.
+    alpha, gamma : float
+        The angles at the root and between the bones' directions (radians).
+    side : (x, y, z)
+        The preferred bend direction ``k``, unit, across ``u``.
+    """
+
+    def __init__(self, chain, target, start, pole):
+        self.chain, self.start = chain, start
+        root = chain.points[0]
+        l1, l2 = chain.lengths
+        eps = 1e-9 * chain.reach
+        v = sub(target, root)
+        d = norm(v)
+        if d > eps:
+            self.u = scale(v, 1.0 / d)
+        else:
+            # Target at the root: any direction serves; keep the tip's, where the start's tip is far
+            # enough from the root for its direction to mean anything.
+            tip = sub(start.points[2], root)
+            self.u = unit(tip) if norm(tip) > 1e-6 * chain.reach else rot.perpendicular(sub(start.points[1], root))
+        self.distance = dc = min(max(d, abs(l1 - l2)), l1 + l2)
+        self.alpha, self.gamma = triangle(l1, l2, dc)
+        self.side = self._side(chain, start, pole, eps)
+
+    def _side(self, chain, start, pole, eps):
+        """The preferred bend direction (see the module docstring): across ``u`` toward the pole;
+        else the start's bend, its plane turned to hold ``u`` and the knee bending the same way
+        round it; a straight start's knee; the rest pose's bend; any direction across ``u``."""
+        u = self.u
+        if pole is not None:
+            k = across(sub(pole, chain.points[0]), u)
+            if norm(k) > eps:
+                return unit(k)
+        for pose in (start.points, chain.points):
+            root, knee, tip = pose
+            normal = across(cross(sub(knee, root), sub(tip, root)), u)
+            if norm(normal) > eps * eps:
+                return unit(cross(u, normal))
+            if pose is start.points:
+                k = across(sub(knee, root), u)
+                if norm(k) > eps:
+                    return unit(k)
+        return rot.perpendicular(u)
+
+    def candidates(self):
+        """The settled poses of both elbow sides, the preferred first (see the module docstring)."""
+        knee = self.chain.plan.joints[1]
+        if knee.kind == HINGE:
+            return [settle(self.chain, r) for r in self._hinge_knee(knee.constraint)]
+        return [settle(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
+
+    def _arcs(self, side):
+        """Rotations putting the knee toward ``side``, each bone turned by the shortest arc from its
+        start direction (the lower one in its parent's frame)."""
+        chain, start = self.chain, self.start
+        root = chain.points[0]
+        l1 = chain.lengths[0]
+        b0 = add(scale(self.u, math.cos(self.alpha)), scale(side, math.sin(self.alpha)))
+        knee = madd(root, b0, l1)
+        tip = madd(root, self.u, self.distance)
+        q0, q1 = start.rotations
+        d0, d1 = chain.directions
+        r0 = rot.normalize(compose(arc(turn(start.worlds[0], d0), b0), q0))
+        lower = turn(rot.conjugate(r0), unit(sub(tip, knee)))
+        r1 = rot.normalize(compose(arc(turn(q1, d1), lower), q1))
+        return [r0, r1]
+
+    def _hinge_knee(self, hinge):
+        """Rotations for each hinge angle that makes the knee's angle (both sides), each clamped,
+        the tip then turned onto the target by the hip."""
+        chain = self.chain
+        d0, d1 = chain.directions
+        l1, l2 = chain.lengths
+        a = hinge.axis
+        # d0 . rot(a, theta) d1 = a0 a1 + B cos(theta - phi), a0 = d0 . a, a1 = d1 . a and B the product of
+        # their parts across a: set to cos(gamma). Written as atan2 of B sin and B cos of the spread (no acos:
+        # at full stretch it would turn the last bit of rounding into 1e-8 radians), with
+        # B^2 sin^2 = sin^2(gamma) - (a0^2 + a1^2 - 2 cos(gamma) a0 a1).
+        a0, a1 = dot(d0, a), dot(d1, a)
+        phi = math.atan2(dot(d0, cross(a, across(d1, a))), dot(across(d0, a), across(d1, a)))
+        c, s = math.cos(self.gamma), math.sin(self.gamma)
+        spread = math.atan2(math.sqrt(max(0.0, s * s - (a0 * a0 + a1 * a1 - 2.0 * c * a0 * a1))), c - a0 * a1)
+        out = []
+        for theta in (phi + spread, phi - spread):
+            q1 = hinge.rotation(theta)
+            q0 = self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0)
+            out.append([q0, q1])
+        # The knee on the preferred side first (it wins a tie); a side square to the bend plane prefers none.
+        return sorted(out, key=lambda r: dot(turn(r[0], d0), self.side) <= TIE)
+
+    def _hip(self, reach_, d0):
+        """The hip's rotation that turns the local tip vector ``reach_`` onto ``u``, the knee toward
+        the preferred side as far as the hip's limits allow."""
+        chain, u = self.chain, self.u
+        hip = chain.plan.joints[0]
+        if norm(reach_) <= 1e-9 * chain.reach:
+            # The tip folds onto the root wherever the hip turns: the knee goes to the preferred side.
+            if hip.kind == HINGE:
+                return hip.constraint.rotation(signed_angle(hip.axis, d0, self.side))
+            return arc(d0, self.side)
+        if hip.kind == HINGE:
+            return hip.constraint.rotation(signed_angle(hip.axis, unit(reach_), u))
+        base = arc(unit(reach_), u)
+        # The swivel about u that puts the knee (bone 0's direction) toward the preferred side.
+        preferred = signed_angle(u, turn(base, d0), self.side)
+        swivel = hip.swivel_within(base, u, preferred) if hip.kind in (BALL, CUSTOM) else preferred
+        return compose(rot.from_axis_angle(u, swivel), base)
+
+
+def triangle(l1, l2, d):
+    """The angles of the triangle of sides ``l1``, ``l2``, ``d`` (within the shell
+    ``[|l1 - l2|, l1 + l2]``): ``alpha`` at the root (between ``d`` and ``l1``) and ``gamma`` between
+    the two bones' directions (pi minus the knee's inner angle).
+
+    Each by its half angle, ``tan(a / 2) = sqrt((1 - cos a) / (1 + cos a))``, with both ``1 - cos``
+    and ``1 + cos`` as products of differences of the sides (law of cosines), each exact where it
+    vanishes: at full stretch the chain comes out exactly straight, where ``acos`` of the cosine
+    would turn its last bit of rounding into ``1e-8`` radians.
+    """
+    # (d -+ short vanish exactly at the folds, long - d at full stretch: d is clamped to those very floats.)
+    long, short = l1 + l2, l1 - l2
+    gamma = 2.0 * math.atan2(math.sqrt(max(0.0, (long - d) * (long + d))),
+                             math.sqrt(max(0.0, (d - short) * (d + short))))
+    alpha = 2.0 * math.atan2(math.sqrt(max(0.0, (d - short) * (long - d))),
+                             math.sqrt(max(0.0, (d + short) * (long + d)))) if d > 0.0 else 0.0
+    return alpha, gamma

@@ -1,0 +1,377 @@
+"""two_bone for many planar legs at once: the reference's steps, on angles in each leg's plane.
+
+A *planar leg* is a two-bone chain whose joints are both hinges about one axis
+``a``, with both rest bones across it (a spider's femur and tibia, a finger):
+every pose lies in the plane through the root normal to ``a``. There the
+reference's steps (:mod:`ikcore.solvers.two_bone`) come down to angles:
+
+- plane coordinates: ``e1`` the rest direction of bone 0, ``e2 = a x e1``; bone
+  1 rests at the angle ``psi`` from ``e1``; joint angles ``t0`` (hip) and ``t1``
+  (knee), so that bone 0 points at ``t0`` and bone 1 at ``t0 + psi + t1``;
+- the knee's angle ``gamma`` between the bones, from the law of cosines on the
+  target's distance ``d`` (clamped into the shell): the two elbow sides are
+  ``t1 = -psi + gamma`` and ``-psi - gamma``, each clamped into the knee's range;
+- for each, the hip turns the tip's direction ``beta`` onto the target's:
+  ``t0 = atan2(y, x) - beta``, clamped into the hip's range;
+- the side nearer the target wins, the knee on the pole's side on a tie; the
+  start stays when neither meets the target and both end farther from it.
+
+Most targets a leg can reach are met by the triangle itself, within both
+ranges, on one side or both: :meth:`PlanarLeg._best` tries that first by
+cosines and sines (no angle until the chosen side's), and weighs a clamped side
+only where it could come as near; the angles' steps above are its way for the
+rest.
+
+:meth:`PlanarLeg.solve` runs these steps for many legs of one shape, over flat
+arrays (one float per leg in each): no object per leg, the angles updated in
+place. Its results are the reference's for the same call (tests hold them to
+it: the same status, points within ``1e-9`` of the reach).
+"""
+
+from math import atan2, cos, fmod, hypot, pi, sin, sqrt
+
+from ... import rotation as rot
+from ...kinematics import Frames
+from ...plan import HINGE
+from . import TIE, triangle
+
+_TWO_PI = 2.0 * pi
+#: Status codes, indices into :data:`ikcore.STATUSES`.
+CONVERGED, UNREACHABLE, STALLED = 0, 1, 3
+
+
+def planar_leg(chain):
+    """The :class:`PlanarLeg` of ``chain``, or ``None`` unless it is a planar leg."""
+    if chain.size != 2 or chain.plan.plane is None:
+        return None
+    return PlanarLeg(chain)
+
+
+def _range(joint):
+    """A hinge's range as ``(lo, hi, full)`` radians."""
+    r = joint.range
+    return r.lo, r.hi, r.full
+
+
+def _arc(limits):
+    """A range ``(lo, hi, full)`` as its middle's direction and the cosine of its half width:
+    ``(mx, my, cos_half, full)``."""
+    lo, hi, full = limits
+    mid, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+    return cos(mid), sin(mid), cos(half), full
+
+
+def clamp_angle(a, lo, hi, full):
+    """The angle of the arc ``[lo, hi]`` nearest ``a`` (as :meth:`ikcore.constraints.AngleRange.clamp`)."""
+    if full:
+        return a
+    t = lo + fmod(a - lo, _TWO_PI)
+    if t < lo:
+        t += _TWO_PI
+    if t <= hi:
+        return t
+    return hi if t - hi <= lo + _TWO_PI - t else lo
+
+
+class PlanarLeg:
+    """A planar leg's shape in its plane (see the module docstring), worked out once.
+
+    Attributes
+    ----------
+    axis, e1, e2 : (x, y, z)
+        The hinges' axis and the plane's axes.
+    root : (x, y, z)
+    l1, l2 : float
+        The bones' lengths.
+    psi : float
+        Bone 1's rest angle from ``e1``.
+    hip, knee : (lo, hi, full)
+        The hinges' ranges.
+    """
+
+    def __init__(self, chain):
+        joints = chain.plan.joints
+        assert joints[0].kind == HINGE and joints[1].kind == HINGE
+        ax, ay, az = self.axis = joints[0].axis
+        self.e1 = d0 = chain.directions[0]
+        self.e2 = (ay * d0[2] - az * d0[1], az * d0[0] - ax * d0[2], ax * d0[1] - ay * d0[0])
+        d1 = chain.directions[1]
+        self.psi = atan2(sum(a * b for a, b in zip(d1, self.e2)), sum(a * b for a, b in zip(d1, d0)))
+        self.root = chain.points[0]
+        self.l1, self.l2 = chain.lengths
+        self.reach, self.min_reach = chain.reach, chain.min_reach
+        self.hip, self.knee = _range(joints[0]), _range(joints[1])
+        self.cos_psi, self.sin_psi = cos(self.psi), sin(self.psi)
+        self.hip_arc, self.knee_arc = _arc(self.hip), _arc(self.knee)
+        # The tip's distance from the root with the knee on either end of its range.
+        self.knee_reaches = tuple(sqrt(max(0.0, self.l1 ** 2 + self.l2 ** 2 + 2.0 * self.l1 * self.l2 * cos(self.psi + a)))
+                                  for a in self.knee[:2])
+
+    def _across(self, x, y, z=0.0):
+        """:func:`ikcore.rotation.perpendicular` of the vector ``(x, y, z)`` in plane coordinates, in
+        plane coordinates (the reference's choice where nothing else says which way to bend)."""
+        v = tuple(x * a + y * b + z * c for a, b, c in zip(self.e1, self.e2, self.axis))
+        w = rot.perpendicular(v)
+        return (sum(a * b for a, b in zip(w, self.e1)), sum(a * b for a, b in zip(w, self.e2)),
+                sum(a * b for a, b in zip(w, self.axis)))
+
+    def solve(self, count, targets, poles, angles, tolerance, out):
+        """Solve ``count`` copies of the leg.
+
+        Parameters
+        ----------
+        count : int
+        targets : (xs, ys, zs)
+            Flat arrays of the targets, in the leg's frame.
+        poles : (xs, ys, zs) or None
+            Flat arrays of the poles (each leg's own), or ``None``: each knee
+            keeps the side it is on.
+        angles : (t0s, t1s)
+            Flat arrays of the hip and knee angles: the start, replaced by the
+            solved ones.
+        tolerance : float
+        out : Legs
+            Where the knees, tips, errors and statuses go.
+        """
+        rx, ry, rz = self.root
+        e1x, e1y, e1z = self.e1
+        e2x, e2y, e2z = self.e2
+        ax, ay, az = self.axis
+        tie, eps = 1e-12 * self.reach, 1e-9 * self.reach
+        xs, ys, zs = targets
+        t0s, t1s = angles
+        knees, tips = out.knees, out.tips
+        for k in range(count):
+            # The target in plane coordinates (x, y), off the plane (z), and its distance.
+            tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
+            x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
+            d = sqrt(tx * tx + ty * ty + tz * tz)
+            u = (x / d, y / d, z / d) if d > eps else self._start_direction(t0s[k], t1s[k])
+            pole = None if poles is None else (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
+            error, t0, t1, kx, ky, fx, fy = self._best(x, y, z, d, u, pole, t0s[k], t1s[k], tie)
+            if error > tolerance and error > tie:
+                start = self._start(t0s[k], t1s[k], x, y, z)
+                if error > start[0] + tie:
+                    error, t0, t1, kx, ky, fx, fy = start
+            t0s[k], t1s[k] = t0, t1
+            knees[0][k], knees[1][k], knees[2][k] = rx + kx * e1x + ky * e2x, ry + kx * e1y + ky * e2y, \
+                rz + kx * e1z + ky * e2z
+            tips[0][k], tips[1][k], tips[2][k] = rx + fx * e1x + fy * e2x, ry + fx * e1y + fy * e2y, \
+                rz + fx * e1z + fy * e2z
+            out.errors[k] = error
+            out.status[k] = (CONVERGED if error <= tolerance
+                             else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
+
+    def _best(self, x, y, z, d, u, pole, t0, t1, tie):
+        """The reference's pose for the target ``(x, y, z)`` at distance ``d`` in the direction ``u``:
+        ``(error, t0, t1, kx, ky, fx, fy)``, the angles and the knee's and tip's plane coordinates.
+
+        The side nearer the target wins, the preferred one (:meth:`_prefers`) on
+        a tie. Each side is first taken as the triangle itself, by cosines and
+        sines: with ``a`` the aim (the target's direction in the plane, at
+        ``rho`` from the root), bone 0 points at ``a`` turned by ``-+alpha`` and the
+        knee's angle is ``-psi +- gamma``. Where both fall within their ranges
+        (``theta`` lies in ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``)
+        the side meets the triangle, the tip on the chord at ``dc``: no pose comes
+        nearer, its error is ``hypot(dc - rho, z)``. The other side, its knee
+        clamped onto ``lo`` or ``hi``, keeps its tip at a fixed distance from the
+        root (the law of cosines), which bounds its error from below; it is
+        worked out (:meth:`_clamped`) only where that bound lets it come as near.
+        """
+        rho = hypot(x, y)
+        if rho <= 1e-9 * d or d <= 1e-9 * self.reach:
+            return self._by_angles(x, y, z, d, u, pole, t0, t1, tie)
+        l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
+        dc = min(max(d, abs(short)), long)
+        # The law of cosines in half-angle form (as triangle()): 1 +- cos of each angle as products.
+        p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+        ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+        p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+        cg, sg = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+        ax, ay = x / rho, y / rho
+        cpsi, spsi = self.cos_psi, self.sin_psi
+        hmx, hmy, hcw, hfull = self.hip_arc
+        kmx, kmy, kcw, kfull = self.knee_arc
+        exact = sqrt((dc - rho) ** 2 + z * z)
+        sides = []
+        for sign in (1.0, -1.0):
+            hx, hy = ax * ca + sign * ay * sa, ay * ca - sign * ax * sa
+            kc, ks = cpsi * cg + sign * spsi * sg, sign * cpsi * sg - spsi * cg
+            knee_in = kfull or kc * kmx + ks * kmy >= kcw
+            if knee_in and (hfull or hx * hmx + hy * hmy >= hcw):
+                sides.append((exact, clamp_angle(atan2(hy, hx), *self.hip), clamp_angle(atan2(ks, kc), *self.knee),
+                              l1 * hx, l1 * hy, dc * ax, dc * ay))
+            else:
+                sides.append((None, knee_in, kc, ks))
+        if sides[0][0] is None and sides[1][0] is None:
+            return self._by_angles(x, y, z, d, u, pole, t0, t1, tie)
+        reach_lo, reach_hi = self.knee_reaches
+        for i, side in enumerate(sides):
+            if side[0] is None:
+                _, knee_in, kc, ks = side
+                # Clamped onto lo or hi, the tip is reach_lo or reach_hi from the root.
+                if knee_in or hypot(min(abs(reach_lo - rho), abs(reach_hi - rho)), z) <= exact + tie:
+                    sides[i] = self._clamped(clamp_angle(atan2(ks, kc), *self.knee), ax, ay, x, y, z)
+                else:
+                    return sides[1 - i]
+        one, two = sides
+        if abs(one[0] - two[0]) > tie:
+            return one if one[0] < two[0] else two
+        return two if self._prefers(two, one, u, pole, t0, t1) else one
+
+    def _by_angles(self, x, y, z, d, u, pole, t0, t1, tie):
+        """:meth:`_best` where no side meets the triangle within its ranges (or the target lies on
+        the root or along the axis): both sides by their angles, as the reference takes them."""
+        l1, l2, psi = self.l1, self.l2, self.psi
+        dc = min(max(d, abs(l1 - l2)), l1 + l2)
+        alpha, gamma = triangle(l1, l2, dc)
+        ux, uy = u[0], u[1]
+        aim = atan2(uy, ux) if hypot(ux, uy) > 1e-9 else None
+        sides = [None, None]
+        for i, sign in enumerate((1.0, -1.0)):
+            knee = within(-psi + sign * gamma, self.knee)
+            hip = within(aim - sign * alpha, self.hip) if knee is not None and aim is not None else None
+            if hip is not None:
+                sides[i] = self._exact(hip, knee, dc, ux, uy, x, y, z)
+        least = min(side[0] for side in sides if side is not None) if sides != [None, None] else None
+        rho = hypot(x, y)
+        for i, sign in enumerate((1.0, -1.0)):
+            if sides[i] is None:
+                knee = clamp_angle(-psi + sign * gamma, *self.knee)
+                reach = sqrt(max(0.0, l1 * l1 + l2 * l2 + 2.0 * l1 * l2 * cos(psi + knee)))
+                if least is None or hypot(reach - rho, z) <= least + tie:
+                    sides[i] = self._clamped(knee, ux, uy, x, y, z)
+        one, two = sides
+        if one is None or two is None:
+            return one or two
+        if abs(one[0] - two[0]) > tie:
+            return one if one[0] < two[0] else two
+        return two if self._prefers(two, one, u, pole, t0, t1) else one
+
+    def _exact(self, t0, t1, dc, ux, uy, x, y, z):
+        """A side whose angles are within their ranges: the knee at ``t0``, the tip on the chord at
+        ``dc`` from the root."""
+        kx, ky = self.l1 * cos(t0), self.l1 * sin(t0)
+        k = dc / hypot(ux, uy)
+        fx, fy = ux * k, uy * k
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
+
+    def _clamped(self, t1, ux, uy, x, y, z):
+        """A side whose knee is clamped (or whose hip would be): the reference's order, the knee at
+        ``t1``, then the hip turns the tip's direction ``beta`` toward ``u`` (none where ``u`` lies
+        along the axis), clamped."""
+        l1, l2, psi = self.l1, self.l2, self.psi
+        b = psi + t1
+        beta = atan2(l2 * sin(b), l1 + l2 * cos(b))
+        # The angle that turns the tip's direction toward u in the plane (signed_angle's rule).
+        s, c = cos(beta) * uy - sin(beta) * ux, cos(beta) * ux + sin(beta) * uy
+        t0 = clamp_angle(atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0, *self.hip)
+        kx, ky = l1 * cos(t0), l1 * sin(t0)
+        b = t0 + psi + t1
+        fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
+
+    def _start_direction(self, t0, t1):
+        """The reference's direction for a target on the root: the start tip's, else across its knee."""
+        start = self._start(t0, t1, 0.0, 0.0, 0.0)
+        n = hypot(start[5], start[6])
+        return (start[5] / n, start[6] / n, 0.0) if n > 1e-6 * self.reach else self._across(cos(t0), sin(t0))
+
+    def _start(self, t0, t1, x, y, z):
+        """The start's pose, as :meth:`_sides` gives a side's, for the target ``(x, y, z)``."""
+        c, n = cos(t0), sin(t0)
+        kx, ky = self.l1 * c, self.l1 * n
+        b = t0 + self.psi + t1
+        fx, fy = kx + self.l2 * cos(b), ky + self.l2 * sin(b)
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
+
+    def _prefers(self, two, one, u, pole, t0, t1):
+        """Whether, of two sides equally near the target, ``two`` has its knee on the preferred side
+        (:meth:`_side`) and ``one`` not: the reference's tie break."""
+        eps = 1e-9 * self.reach
+        side = self._side(u, pole, t0, t1, eps)
+
+        def preferred(pose):
+            return (pose[3] * side[0] + pose[4] * side[1]) / self.l1 > TIE
+
+        return preferred(two) and not preferred(one)
+
+    def _side(self, u, pole, t0, t1, eps):
+        """The reference's preferred bend direction (:meth:`ikcore.solvers.two_bone.Triangle._side`),
+        in plane coordinates (its part in the plane: the knee lies there)."""
+        if pole is not None:
+            k = _across(self._in_plane(pole), u)
+            if _norm(k) > eps:
+                return _unit(k)[:2]
+        for a, b in ((t0, t1), (0.0, 0.0)):
+            knee = (self.l1 * cos(a), self.l1 * sin(a), 0.0)
+            c = a + self.psi + b
+            tip = (knee[0] + self.l2 * cos(c), knee[1] + self.l2 * sin(c), 0.0)
+            # The bend plane's normal is along the axis, with the sign of knee x tip.
+            normal = _across((0.0, 0.0, knee[0] * tip[1] - knee[1] * tip[0]), u)
+            if _norm(normal) > eps * eps:
+                return _unit(_cross(u, normal))[:2]
+            if a == t0 and b == t1:
+                k = _across(knee, u)
+                if _norm(k) > eps:
+                    return _unit(k)[:2]
+        return self._across(*u)[:2]
+
+    def frames(self, t0, t1, knee, tip):
+        """The :class:`~ikcore.kinematics.Frames` of the pose with angles ``t0``, ``t1`` and the knee
+        and tip points :meth:`solve` gave for them."""
+        hip = about(self.axis, t0)
+        return Frames([hip, about(self.axis, t1)], [hip, about(self.axis, t0 + t1)], [self.root, knee, tip])
+
+    def _in_plane(self, v):
+        """A vector's plane coordinates."""
+        return (sum(a * b for a, b in zip(v, self.e1)), sum(a * b for a, b in zip(v, self.e2)),
+                sum(a * b for a, b in zip(v, self.axis)))
+
+
+def _across(v, u):
+    t = v[0] * u[0] + v[1] * u[1] + v[2] * u[2]
+    return (v[0] - t * u[0], v[1] - t * u[1], v[2] - t * u[2])
+
+
+def _norm(v):
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+
+
+def _unit(v):
+    n = _norm(v)
+    return (v[0] / n, v[1] / n, v[2] / n)
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def about(axis, angle):
+    """The rotation by ``angle`` about the unit ``axis``."""
+    s = sin(0.5 * angle)
+    return (cos(0.5 * angle), axis[0] * s, axis[1] * s, axis[2] * s)
+
+
+def within(a, limits):
+    """``a`` as the angle of the arc ``limits = (lo, hi, full)`` it lies on, or ``None`` when it lies
+    outside it."""
+    lo, hi, full = limits
+    if full:
+        return a
+    t = lo + fmod(a - lo, _TWO_PI)
+    if t < lo:
+        t += _TWO_PI
+    return t if t <= hi else None
+
+
+class Legs:
+    """Flat arrays of results for many legs: knees and tips (three arrays each), errors, status codes."""
+
+    __slots__ = ("knees", "tips", "errors", "status")
+
+    def __init__(self, count):
+        self.knees = ([0.0] * count, [0.0] * count, [0.0] * count)
+        self.tips = ([0.0] * count, [0.0] * count, [0.0] * count)
+        self.errors = [0.0] * count
+        self.status = [0] * count

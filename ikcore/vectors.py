@@ -1,0 +1,60 @@
+"""Named operations on 3-vectors (tuples of three floats), for code that reads like its maths.
+
+The solvers' inner loops, which run per joint and per iteration, write the
+same arithmetic out on plain floats; everything that runs once per solve or
+per step uses these.
+"""
+
+from math import sqrt
+
+
+def add(a, b):
+    """``a + b``."""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def sub(a, b):
+    """``a - b``."""
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def scale(a, k):
+    """``k a``."""
+    return (a[0] * k, a[1] * k, a[2] * k)
+
+
+def madd(a, b, k):
+    """``a + k b``."""
+    return (a[0] + k * b[0], a[1] + k * b[1], a[2] + k * b[2])
+
+
+def dot(a, b):
+    """``a . b``."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a, b):
+    """``a x b``."""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def norm(a):
+    """``|a|``."""
+    return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+
+
+def unit(a):
+    """``a / |a|`` (``a`` non-zero)."""
+    n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+    return (a[0] / n, a[1] / n, a[2] / n)
+
+
+def across(a, axis):
+    """``a`` without its part along the unit ``axis``: ``a - (a . axis) axis``."""
+    t = a[0] * axis[0] + a[1] * axis[1] + a[2] * axis[2]
+    return (a[0] - t * axis[0], a[1] - t * axis[1], a[2] - t * axis[2])
+
+
+def lerp(a, b, t):
+    """``a + t (b - a)``."""
+    return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2]))

@@ -1,0 +1,50 @@
+"""Where solvers used to fail or crawl (``tests/bench/hard.py``): limbs, targets near full reach,
+hinges about differing axes, a limited hip and knee. Each method converges on its share."""
+
+import statistics
+
+import pytest
+
+from tests.bench import hard
+
+ALL_BUT_TRANSPOSE = ("ccd", "fabrik", "pseudo_inverse", "dls", "fabrik_dls")
+
+
+def rate(solutions):
+    return sum(s.converged for s in solutions) / len(solutions)
+
+
+@pytest.fixture(scope="module")
+def legs():
+    return {root: hard.legs(root) for root in ("ball", "free")}
+
+
+@pytest.mark.parametrize("root", ["ball", "free"])
+@pytest.mark.parametrize("method, share", [(m, 0.97) for m in ALL_BUT_TRANSPOSE] + [("jacobian_transpose", 0.90)])
+def test_legs_and_fingers_converge(legs, root, method, share):
+    solutions = hard.run(legs[root], method)
+    assert rate(solutions) >= share
+    if method == "fabrik":
+        # Two to four iterations on limbs, from the rest pose.
+        assert statistics.median(s.iterations for s in solutions) <= 4
+
+
+@pytest.mark.parametrize("n", [4, 10])
+@pytest.mark.parametrize("method", ALL_BUT_TRANSPOSE + ("jacobian_transpose",))
+def test_targets_near_full_reach_converge_without_crawling(n, method):
+    solutions = hard.run(hard.near_reach(n), method)
+    assert rate(solutions) >= (0.90 if method == "jacobian_transpose" else 0.99)
+    assert statistics.median(s.iterations for s in solutions) <= 50
+
+
+def test_fabrik_on_hinges_about_differing_axes():
+    assert rate(hard.run(hard.differing_axes(), "fabrik")) >= 0.90
+
+
+def test_two_bone_weighs_both_elbow_sides_within_the_limits():
+    cases = hard.hip_and_knee()
+    solutions = hard.run(cases, "two_bone")
+    assert rate(solutions) >= 0.99
+    for (chain, target), sol in zip(cases, solutions):
+        # Never worse than its start, the rest pose.
+        assert sol.converged or sol.error <= sol.errors[0] + 1e-12 * chain.reach
