@@ -52,12 +52,15 @@ def test_the_page_draws_each_chain_where_python_has_it(demo, site_server, name):
     # records into the world. Its effectors must be Python's world points, on the scene's first
     # frame (straight after the switch) and while it animates.
     page = open_scene(demo, site_server, name)
-    for _ in range(2):
+    for later in (False, True):
         state, pose = page.evaluate("[ikDemo.state(), ikDemo.pose()]")
         assert len(state["chains"]) == len(pose["chains"]) == CHAINS[name]
         for chain, entry in zip(state["chains"], pose["chains"]):
             assert math.dist(chain["effector"], entry["world_positions"][-1]) < 1e-9, (chain, entry)
-            assert math.dist(chain["effector"], entry["positions"][-1]) > 1e-3  # a frame of its own
+            # A frame of its own: the spider's coxae from the first frame on; the tentacles' crown once it
+            # has swayed (at time 0 it is the world's frame, and no frame may have run since the switch).
+            if later or name == "spider":
+                assert math.dist(chain["effector"], entry["positions"][-1]) > 1e-3
         demo.wait_frames(20)
 
 

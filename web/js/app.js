@@ -112,6 +112,8 @@ function drawFrame(buf, dt, now, render) {
 loop.onFirstFrame = () => {
   boot.done();
   $("hud").hidden = false;
+  // Framed again with the HUD in place (unless a link placed the camera).
+  demo.camera.refit();
   resolveReady(state());
 };
 loop.onStop = () => { $("failure-restart").hidden = false; };
@@ -135,7 +137,18 @@ function insets() {
   const gui = $("gui");
   const rect = gui.getBoundingClientRect();
   const wide = window.innerWidth >= 900 && rect.width > 0 && rect.height > 120;
-  return { top: 0, right: wide ? window.innerWidth - rect.left + 8 : 0, bottom: 0, left: 0 };
+  // The HUD in the top left corner: the content is framed below it (before the first frame it is hidden,
+  // and the camera fits again once it shows).
+  const hud = $("hud");
+  const top = hud.hidden ? 0 : hud.getBoundingClientRect().bottom + 4;
+  // The hint at the bottom of the page, while it shows: the content is framed above it. (Once the reader has
+  // used it, it goes and the camera stays put: the content then just has more room below.) An embed's frame
+  // is too small to give its hint a band of its own: there the hint lies over the ground.
+  const hint = $("hint");
+  const embedded = "embed" in document.documentElement.dataset;
+  const shown = !embedded && !hint.hidden && hint.getClientRects().length > 0;  // (not display: none)
+  const bottom = shown ? window.innerHeight - hint.getBoundingClientRect().top + 4 : 0;
+  return { top, right: wide ? window.innerWidth - rect.left + 8 : 0, bottom, left: 0 };
 }
 
 /** Build the views of the current scene (after loading, and after each scene switch). */
@@ -165,12 +178,14 @@ function showScene(info) {
   if (reducedMotion?.matches && !demo.motionAsked && layout.params.animate) {
     layout.params = loop.command("set", { animate: false }).params;
   }
-  // The panel first (its size decides the framing on a wide window), then the view's first frame and camera.
+  // The panel first (its size decides the framing on a wide window), the HUD's lines for this scene (its
+  // height too), then the view's first frame, the hint (its height too) and the camera.
   demo.emit("scene", layout.scene);
+  hud.show(layout, buf, loop.timing, view);
   view.update(buf, 0, performance.now());
+  showHint();
   const { bounds, direction, insets: viewInsets } = view.framing();
   demo.camera.frameScene(bounds, direction, viewInsets);
-  showHint();
 }
 
 /**

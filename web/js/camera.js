@@ -30,9 +30,12 @@ export class CameraRig {
     this.userMoved = false;   // the reader (or a link) placed the camera: no refitting
     this.followed = null;     // the point follow() tracks: {x, z}
     stage.controls.addEventListener("start", () => { this.userMoved = true; });
-    window.addEventListener("resize", () => {
-      if (this.fit && !this.userMoved) this.frame(this.fit.bounds, this.fit.direction, this.fit.insets());
-    });
+    window.addEventListener("resize", () => this.refit());
+  }
+
+  /** Fit again (the canvas or what covers it changed), unless the reader or a link placed the camera. */
+  refit() {
+    if (this.fit && !this.userMoved) this.frame(this.fit.bounds, this.fit.direction, this.fit.insets());
   }
 
   /**

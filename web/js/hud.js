@@ -141,6 +141,12 @@ export class Hud {
     });
   }
 
+  /** Redraw now (a new scene: its lines, before its first frame). */
+  show(layout, buf, timing, view) {
+    this.drawnAt = -Infinity;
+    this.update(performance.now(), layout, buf, timing, view);
+  }
+
   /**
    * Redraw, unless the last redraw was less than HUD_EVERY_MS ago; the scene's own measures of its first chain
    * (layout.chain_measures, in the words of view.measureText) every frame. `view`: the scene's (views/base.js).
@@ -161,7 +167,12 @@ export class Hud {
     }
     const chains = chainStates(layout, buf);
     const few = chains.length <= 4;
-    this.more.hidden = few;
+    // A view that shows its chains' results itself (the race's chart) keeps the HUD to its first lines.
+    this.more.hidden = few || !view.hudChains;
+    if (!view.hudChains) {
+      this.text.textContent = lines.join("\n");
+      return;
+    }
     if (!few) {
       const noun = view.chainNoun;
       this.more.textContent = this.details ? `hide ${noun}s` : `per ${noun}`;

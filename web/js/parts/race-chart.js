@@ -16,9 +16,12 @@ const LABELS = {
   dls: "DLS", fabrik_dls: "FABRIK→DLS",
 };
 
-/** A method's name as the race shows it. */
-export function laneLabel(method) {
-  return LABELS[method] ?? method;
+// Where the chart is narrow (a small frame, a phone).
+const SHORT = { jacobian_transpose: "J transp.", pseudo_inverse: "pseudo-inv." };
+
+/** A method's name as the race shows it (`short`: in a narrow chart). */
+export function laneLabel(method, short = false) {
+  return (short && SHORT[method]) || LABELS[method] || method;
 }
 
 export class RaceChart {
@@ -97,8 +100,20 @@ export class RaceChart {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
     // The table takes the right part; a narrow chart (a phone) keeps it narrower, without the shares.
+    const n = this.lanes.length;
     const narrow = w < 560;
-    const table = narrow ? 150 : 268;
+    // Rows too short for two lines of text (a short window, a small frame) put a lane's status beside its
+    // name: the table is wider then, and leaves out the times.
+    const oneLine = (h - 24) / n < 26;
+    ctx.font = "11px ui-monospace, Menlo, Consolas, monospace";
+    const rows = this.lanes.map((lane) => this.legendRow(lane, upTo, narrow || oneLine));
+    // A narrow table is as wide as its longest line (a line's dash, then its text), within 45-60% of the chart.
+    let widest = 0;
+    for (const r of rows) {
+      const lines = oneLine ? [`${r.label} ${r.text}`] : [r.label, r.text];
+      for (const line of lines) widest = Math.max(widest, ctx.measureText(line).width);
+    }
+    const table = narrow ? Math.round(Math.min(Math.max(widest + 32, 0.45 * w), 0.6 * w)) : oneLine ? 300 : 268;
     const left = 44;
     const right = w - table - 12;
     const top = 22;
@@ -111,7 +126,6 @@ export class RaceChart {
     const iterations = Math.max(longest - 1, 1);
     const x = (i) => left + ((right - left) * i) / iterations;
     const y = (e) => top + ((bottom - top) * (hi - Math.log10(Math.max(e, 1e-6)))) / (hi - lo);
-    ctx.font = "11px ui-monospace, Menlo, Consolas, monospace";
     ctx.fillStyle = "#8d96a5";
     ctx.strokeStyle = "rgba(255,255,255,0.08)";
     ctx.lineWidth = 1;
@@ -131,7 +145,6 @@ export class RaceChart {
     ctx.textAlign = "right";
     ctx.fillText(`${iterations} it`, right, bottom + 6);
     ctx.lineWidth = 2;
-    const n = this.lanes.length;
     this.lanes.forEach((lane, k) => {
       const count = Math.min(lane.errors.length, upTo + 1);
       if (!count) return;
@@ -151,8 +164,8 @@ export class RaceChart {
     const row = (h - 24) / n;
     ctx.textBaseline = "middle";
     this.lanes.forEach((lane, k) => {
-      const cy = 18 + row * (k + 0.5);
-      const done = lane.errors.length && upTo >= lane.errors.length - 1;
+      const cy = 18 + row * (k + 0.5) + (oneLine ? 6 : 0);
+      const { label, text } = rows[k];
       const color = LANE_COLORS[k % LANE_COLORS.length];
       ctx.strokeStyle = color;
       ctx.lineWidth = 2;
@@ -164,12 +177,10 @@ export class RaceChart {
       ctx.setLineDash([]);
       ctx.fillStyle = color;
       ctx.textAlign = "left";
-      ctx.fillText(laneLabel(lane.method), tx + 28, cy - 6);
+      ctx.fillText(label, tx + 28, cy - 6);
       ctx.fillStyle = "#c9ced8";
-      const status = done ? lane.status : "running";
-      const shownIt = done ? lane.iterations : Math.min(upTo, lane.iterations);
-      ctx.fillText(narrow ? `${status} · ${shownIt} it` : `${status} · ${shownIt} it · ${lane.ms.toFixed(2)} ms`,
-        tx + 28, cy + 7);
+      if (oneLine) ctx.fillText(text, tx + 28 + ctx.measureText(`${label} `).width, cy - 6);
+      else ctx.fillText(text, tx + 28, cy + 7);
       if (narrow) return;
       const shares = lane.shares;
       const bw = 7;
@@ -188,5 +199,14 @@ export class RaceChart {
       ctx.textBaseline = "top";
       ctx.fillText("rotation share, root → tip", w - 12, 4);
     }
+  }
+
+  /** A lane's legend: its name and its status so far (`short`: short names, no time). */
+  legendRow(lane, upTo, short) {
+    const done = lane.errors.length && upTo >= lane.errors.length - 1;
+    const status = done ? lane.status : "running";
+    const shownIt = done ? lane.iterations : Math.min(upTo, lane.iterations);
+    const text = short ? `${status} · ${shownIt} it` : `${status} · ${shownIt} it · ${lane.ms.toFixed(2)} ms`;
+    return { label: laneLabel(lane.method, short), text };
   }
 }

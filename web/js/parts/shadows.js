@@ -13,6 +13,10 @@ const _q = new THREE.Quaternion();
 const _s = new THREE.Vector3();
 const _n = new THREE.Vector3();
 const _up = new THREE.Vector3(0, 1, 0);
+// Where lift() looks for bumps, as fractions of a disc's radius: eight points at 0.75 and four at 0.4.
+const LIFT_SAMPLES = [];
+for (let i = 0; i < 8; i++) LIFT_SAMPLES.push(0.75 * Math.cos(i * Math.PI / 4), 0.75 * Math.sin(i * Math.PI / 4));
+for (let i = 0; i < 4; i++) LIFT_SAMPLES.push(0.4 * Math.cos(i * Math.PI / 2 + 0.8), 0.4 * Math.sin(i * Math.PI / 2 + 0.8));
 
 const VERTEX = `
 attribute float strength;
@@ -94,9 +98,27 @@ export class ContactShadows {
     _q.setFromUnitVectors(_up, _n);
     const r = radius * (1 + 0.8 * (1 - k));
     _s.set(r, 1, r);
-    _p.set(x, ground + 0.004, z);
+    _p.set(x, ground + 0.004 + this.lift(x, ground, z, r), z);
     this.mesh.setMatrixAt(i, _m.compose(_p, _q, _s));
     this.strength.array[i] = strength * k * k;
+  }
+
+  /**
+   * How far the ground rises above a flat disc of radius r lying on it at (x, ground, z) with normal _n: a
+   * wide disc on a curved terrain would otherwise pass under the bumps, which cut its soft edge into a hard
+   * polygon. The disc is lifted by the highest bump within the visible part of it (its falloff leaves the
+   * outer quarter nearly clear); on flat ground, nothing.
+   */
+  lift(x, ground, z, r) {
+    let most = 0;
+    for (let j = 0; j < LIFT_SAMPLES.length; j += 2) {
+      const dx = LIFT_SAMPLES[j] * r;
+      const dz = LIFT_SAMPLES[j + 1] * r;
+      // The disc's plane at (x + dx, z + dz): n . (p - centre) = 0.
+      const plane = ground - (_n.x * dx + _n.z * dz) / _n.y;
+      most = Math.max(most, this.groundHeight(x + dx, z + dz) - plane);
+    }
+    return most;
   }
 
   /** End a frame's discs: upload them. */

@@ -14,6 +14,7 @@
 //   labels                        {param: label} for the panel; folder: its title for the scene's own params
 //   methodLabel                   what the HUD says the scene solves with (null: the method's name)
 //   chainNoun                     what the HUD calls a chain ("chain", "leg", "lane")
+//   hudChains                     whether the HUD lists the chains (the race's chart does it instead)
 //   keydown(key)                  a key pressed on the page: true if the view used it
 //   applied(state)                a command changed the scene: its state after it (a set, a drag, a release)
 //   steps                         the step shown, where the scene shows a solve step by step (ikDemo.state().steps)
@@ -42,6 +43,7 @@ export class SceneView {
     this.folder = "scene";
     this.methodLabel = null;
     this.chainNoun = "chain";
+    this.hudChains = true;
     this.ground = null;
     this.steps = null;
     this.gizmoAxes = "xyz";

@@ -28,6 +28,8 @@ class RaceView extends SceneView {
     this.folder = "race";
     this.methodLabel = "every method";
     this.chainNoun = "lane";
+    // The chart's legend gives each lane's status, iterations and time: the HUD need not repeat them.
+    this.hudChains = false;
     this.chart = new RaceChart(document.getElementById("race"), layout);
     this.sprites = layout.chains.map((chain, k) => this.sprite(chain, k, buf));
   }
@@ -63,6 +65,20 @@ class RaceView extends SceneView {
 
   framing() {
     const framing = super.framing();
+    // The lanes' names stand in front of their lanes, outside the box of the chains and targets: the box
+    // grows to hold them (half a label to each side), so that the front row's names are not framed off
+    // under the chart.
+    const min = [...framing.bounds.min];
+    const max = [...framing.bounds.max];
+    for (const sprite of this.sprites) {
+      const { x, y, z } = sprite.position;
+      const half = [sprite.scale.x / 2, sprite.scale.y / 2, 0];
+      [x, y, z].forEach((v, i) => {
+        min[i] = Math.min(min[i], v - half[i]);
+        max[i] = Math.max(max[i], v + half[i]);
+      });
+    }
+    framing.bounds = { min, max };
     const insets = framing.insets;
     // Above the chart, which floats over the bottom of the canvas.
     framing.insets = () => {
@@ -77,6 +93,28 @@ class RaceView extends SceneView {
     // Lane results changed (a lane finished its replay, a race began): fetch the curves once, not every frame.
     if (this.chart.changed(buf)) this.chart.setState(this.context.command("state", {}), now);
     this.chart.draw(now);
+  }
+
+  /** Also where each lane's name is on the page: [left, top, right, bottom] in CSS pixels (tests). */
+  describe() {
+    const { camera, renderer } = this.stage;
+    const rect = renderer.domElement.getBoundingClientRect();
+    camera.updateMatrixWorld();
+    const corner = new THREE.Vector3();
+    const labels = this.sprites.map((sprite) => {
+      const box = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const [dx, dy] of [[-0.5, -0.5], [0.5, -0.5], [-0.5, 0.5], [0.5, 0.5]]) {
+        // A sprite faces the camera: its corners lie along the camera's right and up.
+        corner.set(dx * sprite.scale.x, dy * sprite.scale.y, 0).applyQuaternion(camera.quaternion)
+          .add(sprite.position).project(camera);
+        const x = rect.left + ((corner.x + 1) / 2) * rect.width;
+        const y = rect.top + ((1 - corner.y) / 2) * rect.height;
+        box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y);
+        box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y);
+      }
+      return box;
+    });
+    return { ...super.describe(), labels };
   }
 
   dispose() {
