@@ -67,6 +67,18 @@ def _measure(page, frames, quiet=False):
     return out
 
 
+def _largest_within(cost, good, bad):
+    """The largest count whose ``cost`` is within :data:`BUDGET_MS`, by bisection between ``good``
+    (within) and ``bad`` (over; ``None``: none found over, ``good`` stands)."""
+    while bad is not None and bad - good > 1:
+        mid = (good + bad) // 2
+        if cost(mid) <= BUDGET_MS:
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
 def _crowd(page, frames, notes):
     """The largest tentacle count whose median Python ms per frame is within :data:`BUDGET_MS`."""
     cache = {}
@@ -88,12 +100,7 @@ def _crowd(page, frames, notes):
         if count > 512:
             notes.append("- crowd search stopped at 512 tentacles")
             break
-    while bad is not None and bad - good > 1:
-        mid = (good + bad) // 2
-        if cost(mid) <= BUDGET_MS:
-            good = mid
-        else:
-            bad = mid
+    good = _largest_within(cost, good, bad)
     page.evaluate("ikDemo.setScene('tentacles')")
     return good, cache
 
@@ -152,12 +159,7 @@ def spiders_section(cfg):
         good = max(within, default=0)
         above = [c for c in SPIDER_COUNTS if c > good]
         bad = min(above) if above else None
-        while bad is not None and bad - good > 1:
-            mid = (good + bad) // 2
-            if cost(mid) <= BUDGET_MS:
-                good = mid
-            else:
-                bad = mid
+        good = _largest_within(cost, good, bad)
     # After the browser is gone: the crowd of 100 in CPython (thread CPU time) against the bare two-bone
     # kernel per leg in the same process (tests/bench/legs_block.py): a ratio that the machine's load
     # leaves nearly alone, where the milliseconds above follow it.

@@ -207,3 +207,35 @@ def test_the_walkthrough_loads_its_traces_as_they_are_scrolled_to(demo, site_ser
     assert angles[0] > 80 and angles[-1] < 7
     assert rounded(steps) == rounded({k: scene.state()["steps"][k] for k in steps})
     assert frame.evaluate("document.documentElement.dataset.embed") == "1"
+
+
+def test_a_paused_trace_rests_until_something_changes(demo, site_server):
+    """Paused on a step, the page draws nothing (documentation pages hold several embeds): a step asked for,
+    the pointer or a key wakes it for a moment; a playing trace and the other scenes never rest."""
+    page = demo.open(f"{site_server}#scene=steps&method=fabrik&step=3")
+    demo.wait_ready()
+    demo.wait_until("ikDemo.state().resting === true", 30_000, "the paused trace to rest")
+    frame = page.evaluate("ikDemo.state().frame")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("ikDemo.state().frame") == frame
+    # What was drawn stays on screen: the step's moved point.
+    assert count_near(scene_image(page), COLORS["moved"]) > 20
+    # A step asked for is drawn, then the page rests again.
+    page.evaluate("ikDemo.stepTo(4)")
+    assert shown(demo)[0] == python_steps(method="fabrik", step=4)
+    demo.wait_until("ikDemo.state().resting === true", 30_000, "the trace to rest again")
+    # The pointer over the canvas (the camera may turn) wakes it, and so does a key.
+    page.mouse.move(300, 200)
+    assert page.evaluate("ikDemo.state().resting") is False
+    demo.wait_until("ikDemo.state().resting === true", 30_000, "the trace to rest after the pointer")
+    page.keyboard.press("Shift")
+    assert page.evaluate("ikDemo.state().resting") is False
+    # Playing, it never rests; nor does a scene that moves by itself.
+    page.evaluate("ikDemo.set({animate: true, rate: 0.5})")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("ikDemo.state().resting") is False
+    page.evaluate("ikDemo.setScene('arm')")
+    frame = page.evaluate("ikDemo.state().frame")
+    page.wait_for_timeout(1500)
+    state = page.evaluate("ikDemo.state()")
+    assert not state["resting"] and state["frame"] > frame

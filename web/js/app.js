@@ -43,6 +43,11 @@ ready.catch(() => {});
 boot.attached.catch((error) => rejectReady(error));
 
 const loop = new Loop(boot, drawFrame);
+// A still scene rests until something may change it (loop.js): anything the reader does wakes it.
+loop.still = () => Boolean(demo.view?.still());
+for (const type of ["pointerdown", "pointermove", "wheel", "keydown", "resize"]) {
+  window.addEventListener(type, () => loop.wake(), { passive: true });
+}
 
 const demo = {
   ready, loop,
@@ -84,6 +89,7 @@ function state() {
     error: loop.errorMessage ?? boot.failed?.message ?? null,
     dt: loop.lastDt,
     paused: loop.paused,
+    resting: loop.resting,
     offscreen: loop.offscreen,
     reducedMotion: Boolean(reducedMotion?.matches),
     params: layout ? { ...layout.params } : {},

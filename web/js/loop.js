@@ -9,8 +9,19 @@
 // The loop does no work while nobody can see it: in a hidden tab (browsers stop animation frames there) and
 // while the canvas is scrolled out of view (an IntersectionObserver: an embedded demo far down a page costs
 // its reader nothing until it is scrolled to). The first frame back steps by 0 s, not by the time away.
+//
+// Nor while nothing moves: a still scene (the view says so: the steps scene paused on a step) rests once
+// WAKE_FRAMES frames and WAKE_MS have passed since anything could have changed it (a command to Python, a
+// pointer, a key, a resize: wake()). Several documentation embeds paused side by side then cost nothing.
 
 import { Timing } from "./hud.js";
+
+/** After a wake(), a still scene keeps drawing for this many frames and milliseconds at least (the camera's
+ * damping, a panel's change, a test's frame count). */
+const WAKE_FRAMES = 10;
+const WAKE_MS = 1000;
+/** Commands that only read the scene (the address bar follows the page by one every second): they wake nothing. */
+const READS = new Set(["state", "query", "layout", "pose", "health", "terrain"]);
 
 /** The last line of a Python traceback (the exception and its message), or the JS error's message. */
 export function shortMessage(error) {
@@ -40,6 +51,10 @@ export class Loop {
     this.pybuf = null;         // the PyBuffer under it, released when a new one is taken
     this.onFirstFrame = null;
     this.onStop = null;
+    this.still = () => false;  // whether the scene shown stands still (set by the page: its view says)
+    this.awakeFrames = WAKE_FRAMES;
+    this.awakeUntil = 0;
+    this.resting = false;      // a still scene, no frame drawn until wake()
     this.tick = this.tick.bind(this);
     document.addEventListener("visibilitychange", () => this.resume());
   }
@@ -73,6 +88,7 @@ export class Loop {
   /** One named change for Python; returns its JSON answer, parsed. Throws with Python's message. */
   command(name, args) {
     this.running();
+    if (!READS.has(name)) this.wake();
     try {
       return JSON.parse(this.py.command(name, JSON.stringify(args)));
     } catch (error) {
@@ -109,6 +125,16 @@ export class Loop {
     requestAnimationFrame(this.tick);
   }
 
+  /** Something may have changed what a still scene shows: draw again for a while (see the header). */
+  wake() {
+    this.awakeFrames = WAKE_FRAMES;
+    this.awakeUntil = performance.now() + WAKE_MS;
+    if (this.resting) {
+      this.resting = false;
+      this.resume();
+    }
+  }
+
   /** Back from a pause: the next frame steps by 0 s. */
   resume() {
     this.lastNow = null;
@@ -118,6 +144,11 @@ export class Loop {
   tick(now) {
     this.scheduled = false;
     if (this.stopped || this.paused) return;
+    if (this.still() && this.awakeFrames <= 0 && now > this.awakeUntil) {
+      this.resting = true;
+      return;
+    }
+    this.awakeFrames--;
     this.schedule();
     try {
       const dt = this.lastNow === null ? 0 : Math.min((now - this.lastNow) / 1000, 0.1);

@@ -9,6 +9,8 @@
 // each curve is drawn progressively, `rate` iterations per second from the start of the race, the pace at
 // which the chains replay their solves.
 
+import { fitCanvas } from "./canvas.js";
+
 export const LANE_COLORS = ["#ff9f43", "#5fd38d", "#5b8def", "#c56cf0", "#ff6b6b", "#3dd6d0"];
 export const LANE_DASHES = [[], [9, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 4]];
 const LABELS = {
@@ -90,15 +92,7 @@ export class RaceChart {
 
   paint(upTo, longest) {
     const { canvas, ctx } = this;
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const w = canvas.clientWidth;
-    const h = canvas.clientHeight;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const { w, h } = fitCanvas(canvas, ctx);
     // The table takes the right part; a narrow chart (a phone) keeps it narrower, without the shares.
     const n = this.lanes.length;
     const narrow = w < 560;

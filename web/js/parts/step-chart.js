@@ -2,6 +2,8 @@
 // on a log scale, bright up to the step shown and faint after it, the tolerance as a dashed line and the step
 // shown as a dot. Drawn when the trace or the step shown changes, not per frame.
 
+import { fitCanvas } from "./canvas.js";
+
 const FLOOR = 1e-7;
 
 export class StepChart {
@@ -19,15 +21,7 @@ export class StepChart {
 
   draw(index) {
     const { canvas, ctx, trace } = this;
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const w = canvas.clientWidth;
-    const h = canvas.clientHeight;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const { w, h } = fitCanvas(canvas, ctx);
     if (!trace || !trace.errors.length || w < 8 || h < 8) return;
     const { errors, tolerance } = trace;
     const hi = Math.log10(Math.max(FLOOR * 10, ...errors));

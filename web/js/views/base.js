@@ -7,6 +7,7 @@
 // What the page asks of a view (app.js, the panel through window.ikDemo, handles.js, hud.js):
 //   new View(context)             built after each scene switch (context: see the constructor)
 //   update(buf, dt, now)          every frame, after Python's step (buf in world coordinates)
+//   still()                       whether nothing moves until something changes it: the loop then rests
 //   framing()                     {bounds, direction, insets()}: what the camera fits (camera.js)
 //   targets                       the target meshes (parts/targets.js): picking, the gizmo
 //   ground, clickedGround(point)  a mesh a click on is reported by clickedGround (a walker's terrain), or null
@@ -89,6 +90,12 @@ export class SceneView {
     const { camera, bounds } = this.layout;
     const direction = camera.position.map((v, i) => v - camera.target[i]);
     return { bounds, direction, insets: () => this.context.insets() };
+  }
+
+  /** Whether the scene stands still (nothing moves until a command or the reader changes it): the loop then
+   * rests (loop.js). */
+  still() {
+    return false;
   }
 
   update(buf, dt, now) {

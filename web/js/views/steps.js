@@ -115,6 +115,11 @@ class StepsView extends SceneView {
     api.set({ animate: true });
   }
 
+  /** Paused on a step, nothing moves: the loop rests until a control, a key or a drag. */
+  still() {
+    return !this.playing;
+  }
+
   update(buf, dt, now) {
     super.update(buf, dt, now);
     if (!this.playing) return;
