@@ -49,7 +49,7 @@ def _run_fn(chain, targets, passes_only):
     made = [check_request(settings, t) for t in targets]
     keep = fabrik.placed
 
-    def skip(chain, reference, points):
+    def skip(chain, reference, points, directions=None):
         return kinematics.Frames(reference.rotations, reference.worlds, points)
 
     def fn(j):
