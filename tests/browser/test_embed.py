@@ -38,6 +38,19 @@ def parent_site(tmp_path, name, src, width, height):
     return folder
 
 
+def served_parent(serve, tmp_path, src, width, height):
+    """A parent page on an origin of its own embedding ``src(origin)`` (the demo's address, told the
+    parent's origin): ``(url, origin)``. The parent's URL is known only once its server runs, so the folder
+    is served first and the page written then."""
+    folder = tmp_path / "parent"
+    folder.mkdir()
+    (folder / "index.html").write_text("placeholder")
+    url = serve(folder)
+    origin = url.rstrip("/")
+    (folder / "index.html").write_text(PARENT.format(src=src(origin), width=width, height=height))
+    return url, origin
+
+
 def demo_frame(demo):
     return demo.page.wait_for_selector("#demo", state="attached").content_frame()
 
@@ -120,14 +133,8 @@ def test_embedded_demo_fits_its_frame_and_obeys_its_parent(demo, site_server, se
     """An allowed parent on another origin: ready, commands, answers, sizes, the pose download."""
     demo.page.set_viewport_size({"width": 1300, "height": 760})
     demo_origin = site_server.rstrip("/")
-    # The parent's URL is known only once its server runs: serve the folder, then write the page.
-    folder = tmp_path / "parent"
-    folder.mkdir()
-    (folder / "index.html").write_text("placeholder")
-    parent_url = serve(folder)
-    parent_origin = parent_url.rstrip("/")
-    (folder / "index.html").write_text(PARENT.format(
-        src=f"{site_server}#embed=1&origin={parent_origin}", width=320, height=240))
+    parent_url, parent_origin = served_parent(serve, tmp_path, lambda origin: f"{site_server}#embed=1&origin={origin}",
+                                              320, 240)
     demo.open(parent_url)
     demo.wait_until("got.some(g => ['ready', 'failed'].includes(g.data.event))", 120_000,
                     "the demo's ready message")

@@ -11,7 +11,7 @@ import pytest
 
 from ikcore.rigs import make_scene
 
-from test_embed import PARENT, check_fits, demo_frame, messages, result, send
+from test_embed import check_fits, demo_frame, messages, result, send, served_parent
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 # The drawing's colours, read from the module that draws them.
@@ -137,13 +137,9 @@ def test_each_method_draws_its_step_as_its_figure(demo, site_server):
 
 def test_an_embedded_trace_fits_and_answers_its_parent(demo, site_server, serve, tmp_path):
     demo.page.set_viewport_size({"width": 800, "height": 500})
-    folder = tmp_path / "parent"
-    folder.mkdir()
-    (folder / "index.html").write_text("placeholder")
-    parent_url = serve(folder)
-    origin = parent_url.rstrip("/")
-    (folder / "index.html").write_text(PARENT.format(
-        src=f"{site_server}#scene=steps&embed=1&method=fabrik&step=3&origin={origin}", width=480, height=320))
+    parent_url, _ = served_parent(
+        serve, tmp_path, lambda origin: f"{site_server}#scene=steps&embed=1&method=fabrik&step=3&origin={origin}",
+        480, 320)
     demo.open(parent_url)
     demo.wait_until("got.some(g => ['ready', 'failed'].includes(g.data.event))", 120_000, "the demo's ready message")
     (ready,) = messages(demo, event="ready")
