@@ -17,10 +17,10 @@ reference's steps (:mod:`ikcore.solvers.two_bone`) come down to angles:
   start stays when neither meets the target and both end farther from it.
 
 Most targets a leg can reach are met by the triangle itself, within both
-ranges, on one side or both: :meth:`PlanarLeg._best` tries that first by
+ranges, on one side or both: :meth:`PlanarLeg.solve` tries that first by
 cosines and sines (no angle until the chosen side's), and weighs a clamped side
-only where it could come as near; the angles' steps above are its way for the
-rest.
+only where it could come as near (:meth:`PlanarLeg._weigh`); the angles' steps
+above are its way for the rest (:meth:`PlanarLeg._by_angles`).
 
 :meth:`PlanarLeg.solve` runs these steps for many legs of one shape, over flat
 arrays (one float per leg in each): no object per leg, the angles updated in
@@ -118,6 +118,18 @@ class PlanarLeg:
     def solve(self, count, targets, poles, angles, tolerance, out):
         """Solve ``count`` copies of the leg.
 
+        Each target is first taken by the triangle itself, by cosines and sines:
+        with ``u`` the aim (the target's direction in the plane, at ``rho`` from
+        the root), bone 0 points at ``u`` turned by ``-+alpha`` and the knee's
+        angle is ``-psi +- gamma``. Where both fall within their ranges the side
+        meets the triangle, the tip on the chord at ``dc``: no pose comes
+        nearer, its error is ``hypot(dc - rho, z)``. The other side, its knee
+        clamped onto ``lo`` or ``hi``, keeps its tip at a fixed distance from
+        the root (the law of cosines), which bounds its error from below: where
+        that bound is farther, the side that meets the triangle wins outright.
+        Otherwise both sides are weighed in full (:meth:`_weigh`), or, where no
+        side meets the triangle, taken by their angles (:meth:`_by_angles`).
+
         Parameters
         ----------
         count : int
@@ -137,18 +149,57 @@ class PlanarLeg:
         e1x, e1y, e1z = self.e1
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
-        tie, eps = 1e-12 * self.reach, 1e-9 * self.reach
+        long, short = self.l1 + self.l2, self.l1 - self.l2
+        cpsi, spsi = self.cos_psi, self.sin_psi
+        hmx, hmy, hcw, hfull = self.hip_arc
+        kmx, kmy, kcw, kfull = self.knee_arc
+        reach_lo, reach_hi = self.knee_reaches
+        tie, near = 1e-12 * self.reach, 1e-9 * self.reach
         xs, ys, zs = targets
         t0s, t1s = angles
         knees, tips = out.knees, out.tips
         for k in range(count):
-            # The target in plane coordinates (x, y), off the plane (z), and its distance.
+            # The target in plane coordinates (x, y), off the plane (z), its distance d and its
+            # distance rho from the axis.
             tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
             d = sqrt(tx * tx + ty * ty + tz * tz)
-            u = (x / d, y / d, z / d) if d > eps else self._start_direction(t0s[k], t1s[k])
-            pole = None if poles is None else (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
-            error, t0, t1, kx, ky, fx, fy = self._best(x, y, z, d, u, pole, t0s[k], t1s[k], tie)
+            rho = hypot(x, y)
+            pose = None
+            if rho > 1e-9 * d and d > near:
+                # The triangle: alpha at the root, gamma between the bones, by the law of cosines in
+                # half-angle form (as triangle()): 1 +- cos of each angle as products of the sides,
+                # the distance clamped into the shell (dc).
+                dc = min(max(d, abs(short)), long)
+                p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+                ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+                p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+                cg, sg = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+                # Side +1 turns bone 0 by -alpha from the aim (ux, uy) and bends the knee by +gamma;
+                # side -1 the other way: bone 0's direction (h*), the knee angle's cosine and sine (k*).
+                ux, uy = x / rho, y / rho
+                h1x, h1y = ux * ca + uy * sa, uy * ca - ux * sa
+                k1c, k1s = cpsi * cg + spsi * sg, cpsi * sg - spsi * cg
+                h2x, h2y = ux * ca - uy * sa, uy * ca + ux * sa
+                k2c, k2s = cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg
+                # Within a range [lo, hi] when cos(theta - mid) >= cos(half width).
+                knee1 = kfull or k1c * kmx + k1s * kmy >= kcw
+                knee2 = kfull or k2c * kmx + k2s * kmy >= kcw
+                met1 = knee1 and (hfull or h1x * hmx + h1y * hmy >= hcw)
+                met2 = knee2 and (hfull or h2x * hmx + h2y * hmy >= hcw)
+                exact = sqrt((dc - rho) ** 2 + z * z)
+                # One side meets the triangle and the other's knee is out of range: clamped onto lo
+                # or hi, its tip stays reach_lo or reach_hi from the root. Where that is farther than
+                # the triangle's error, the first side wins outright (most targets).
+                if (met1 != met2 and not (knee1 and knee2)
+                        and hypot(min(abs(reach_lo - rho), abs(reach_hi - rho)), z) > exact + tie):
+                    pose = self._met((h1x, h1y, k1c, k1s) if met1 else (h2x, h2y, k2c, k2s), exact, dc * ux, dc * uy)
+                elif met1 or met2:
+                    pose = self._weigh((x, y, z, d), (t0s[k], t1s[k]), self._pole(poles, k), tie, exact, dc,
+                                       (((h1x, h1y, k1c, k1s), met1), ((h2x, h2y, k2c, k2s), met2)))
+            if pose is None:
+                pose = self._by_angles(x, y, z, d, t0s[k], t1s[k], poles, k, tie)
+            error, t0, t1, kx, ky, fx, fy = pose
             if error > tolerance and error > tie:
                 start = self._start(t0s[k], t1s[k], x, y, z)
                 if error > start[0] + tie:
@@ -162,67 +213,51 @@ class PlanarLeg:
             out.status[k] = (CONVERGED if error <= tolerance
                              else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
 
-    def _best(self, x, y, z, d, u, pole, t0, t1, tie):
-        """The reference's pose for the target ``(x, y, z)`` at distance ``d`` in the direction ``u``:
-        ``(error, t0, t1, kx, ky, fx, fy)``, the angles and the knee's and tip's plane coordinates.
+    def _weigh(self, target, start, pole, tie, exact, dc, sides):
+        """Both sides worked out in full, where both meet the triangle within their ranges or one
+        does and the other, its knee clamped, may come as near: the nearer wins, the preferred one
+        (:meth:`_prefers`) on a tie.
 
-        The side nearer the target wins, the preferred one (:meth:`_prefers`) on
-        a tie. Each side is first taken as the triangle itself, by cosines and
-        sines: with ``a`` the aim (the target's direction in the plane, at
-        ``rho`` from the root), bone 0 points at ``a`` turned by ``-+alpha`` and the
-        knee's angle is ``-psi +- gamma``. Where both fall within their ranges
-        (``theta`` lies in ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``)
-        the side meets the triangle, the tip on the chord at ``dc``: no pose comes
-        nearer, its error is ``hypot(dc - rho, z)``. The other side, its knee
-        clamped onto ``lo`` or ``hi``, keeps its tip at a fixed distance from the
-        root (the law of cosines), which bounds its error from below; it is
-        worked out (:meth:`_clamped`) only where that bound lets it come as near.
+        ``target`` is ``(x, y, z, d)``, ``start`` the start angles ``(t0, t1)``,
+        ``pole`` the leg's pole from the root (or ``None``), ``exact`` the
+        triangle's error with the tip on the chord at ``dc``; ``sides``: per side
+        ``((hx, hy, kc, ks), met)`` (see :meth:`solve`).
         """
+        x, y, z, d = target
         rho = hypot(x, y)
-        if rho <= 1e-9 * d or d <= 1e-9 * self.reach:
-            return self._by_angles(x, y, z, d, u, pole, t0, t1, tie)
-        l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
-        dc = min(max(d, abs(short)), long)
-        # The law of cosines in half-angle form (as triangle()): 1 +- cos of each angle as products.
-        p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
-        ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-        p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
-        cg, sg = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-        ax, ay = x / rho, y / rho
-        cpsi, spsi = self.cos_psi, self.sin_psi
-        hmx, hmy, hcw, hfull = self.hip_arc
-        kmx, kmy, kcw, kfull = self.knee_arc
-        exact = sqrt((dc - rho) ** 2 + z * z)
-        sides = []
-        for sign in (1.0, -1.0):
-            hx, hy = ax * ca + sign * ay * sa, ay * ca - sign * ax * sa
-            kc, ks = cpsi * cg + sign * spsi * sg, sign * cpsi * sg - spsi * cg
-            knee_in = kfull or kc * kmx + ks * kmy >= kcw
-            if knee_in and (hfull or hx * hmx + hy * hmy >= hcw):
-                sides.append((exact, clamp_angle(atan2(hy, hx), *self.hip), clamp_angle(atan2(ks, kc), *self.knee),
-                              l1 * hx, l1 * hy, dc * ax, dc * ay))
-            else:
-                sides.append((None, knee_in, kc, ks))
-        if sides[0][0] is None and sides[1][0] is None:
-            return self._by_angles(x, y, z, d, u, pole, t0, t1, tie)
-        reach_lo, reach_hi = self.knee_reaches
-        for i, side in enumerate(sides):
-            if side[0] is None:
-                _, knee_in, kc, ks = side
-                # Clamped onto lo or hi, the tip is reach_lo or reach_hi from the root.
-                if knee_in or hypot(min(abs(reach_lo - rho), abs(reach_hi - rho)), z) <= exact + tie:
-                    sides[i] = self._clamped(clamp_angle(atan2(ks, kc), *self.knee), ax, ay, x, y, z)
-                else:
-                    return sides[1 - i]
-        one, two = sides
+        ux, uy = x / rho, y / rho
+        one, two = (self._met(side, exact, dc * ux, dc * uy) if met else
+                    self._clamped(clamp_angle(atan2(side[3], side[2]), *self.knee), ux, uy, x, y, z)
+                    for side, met in sides)
         if abs(one[0] - two[0]) > tie:
             return one if one[0] < two[0] else two
-        return two if self._prefers(two, one, u, pole, t0, t1) else one
+        u = self._direction(x, y, z, d, *start)
+        return two if self._prefers(two, one, u, pole, *start) else one
 
-    def _by_angles(self, x, y, z, d, u, pole, t0, t1, tie):
-        """:meth:`_best` where no side meets the triangle within its ranges (or the target lies on
-        the root or along the axis): both sides by their angles, as the reference takes them."""
+    def _met(self, side, error, fx, fy):
+        """The pose of a side that meets the triangle within both ranges: ``side`` is bone 0's
+        direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``."""
+        hx, hy, kc, ks = side
+        return (error, clamp_angle(atan2(hy, hx), *self.hip), clamp_angle(atan2(ks, kc), *self.knee),
+                self.l1 * hx, self.l1 * hy, fx, fy)
+
+    def _direction(self, x, y, z, d, t0, t1):
+        """The target's unit direction in plane coordinates; for a target on the root, the
+        reference's choice (:meth:`_start_direction`)."""
+        return (x / d, y / d, z / d) if d > 1e-9 * self.reach else self._start_direction(t0, t1)
+
+    def _pole(self, poles, k):
+        """Leg ``k``'s pole from the root, or ``None``."""
+        if poles is None:
+            return None
+        rx, ry, rz = self.root
+        return (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
+
+    def _by_angles(self, x, y, z, d, t0, t1, poles, k, tie):
+        """The pose where no side meets the triangle within its ranges (or the target lies on the
+        root or along the axis): both sides by their angles, as the reference takes them."""
         l1, l2, psi = self.l1, self.l2, self.psi
+        u = self._direction(x, y, z, d, t0, t1)
         dc = min(max(d, abs(l1 - l2)), l1 + l2)
         alpha, gamma = triangle(l1, l2, dc)
         ux, uy = u[0], u[1]
@@ -246,7 +281,7 @@ class PlanarLeg:
             return one or two
         if abs(one[0] - two[0]) > tie:
             return one if one[0] < two[0] else two
-        return two if self._prefers(two, one, u, pole, t0, t1) else one
+        return two if self._prefers(two, one, u, self._pole(poles, k), t0, t1) else one
 
     def _exact(self, t0, t1, dc, ux, uy, x, y, z):
         """A side whose angles are within their ranges: the knee at ``t0``, the tip on the chord at
