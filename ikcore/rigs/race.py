@@ -3,8 +3,8 @@
 Six copies of one chain stand in lanes, each solved by its own method: CCD,
 FABRIK, Jacobian transpose, pseudo-inverse, DLS and FABRIK then DLS. The lanes
 stand in rows of ``columns`` (a parameter: 6, one row, for a wide page; 3, two
-rows, for a tall one; the page picks the arrangement its free region shows
-largest, from :meth:`RaceScene.arrangements`), lane 0 at the origin whatever
+rows, for a tall one; the page picks the arrangement its canvas shows largest,
+from :meth:`RaceScene.arrangements`), lane 0 at the origin whatever
 the arrangement, the others to its right (+x) and in front of it (+z), so a
 target placed relative to lane 0 means the same in every arrangement. One
 target, placed relative to lane 0 (the draggable one) and copied to every lane.
@@ -70,28 +70,27 @@ RATE = 4
 #: its offset, in depth (z) to ``squash[1]``. Its distance from the root is at most ``center_up + r_max``
 #: = 1.12 reach (straight up): about one race in thirty is just out of reach; none comes nearer than
 #: about 0.4 reach, where a chain folds up and CCD curls it sideways.
-HOPS = {"center_up": 0.4, "r_min": 0.45, "r_max": 0.72, "min_up": -0.25, "squash": (0.3, 0.6), "seed": 11}
+HOPS = {"center_up": 0.4, "r_min": 0.45, "r_max": 0.72, "min_up": -0.25, "squash": (0.3, 0.5), "seed": 11}
 #: The box about a lane's root that its targets and the poses its chain reaches them in keep within, in
 #: units of the reach: ``(low, high)`` corners. The targets' own box follows from :data:`HOPS` (x within
-#: +-0.3 x 0.72, y from 0.4 - 0.25 x 0.72 to 1.12, z within +-0.6 x 0.72, widened by the target's
-#: radius); the decided poses reach further sideways and in depth (CCD's most: 0.31 and 0.48 of the reach
+#: +-0.3 x 0.72, y from 0.4 - 0.25 x 0.72 to 1.12, z within +-0.5 x 0.72, widened by the target's
+#: radius); the decided poses reach further sideways and in depth (CCD's most: 0.32 and 0.43 of the reach
 #: over 300 races, widened by a bone's radius). (On the way there a solve may swing a chain further
 #: out for an iteration or two, the Jacobian transpose most: the box holds where the race is decided.)
-LANE_BOX = ((-0.345, -0.035, -0.515), (0.345, 1.16, 0.515))
+LANE_BOX = ((-0.355, -0.035, -0.47), (0.355, 1.16, 0.47))
 #: The distance between neighbouring lanes of a row (x) and between rows (z), in units of the reach: the
 #: lanes' boxes do not overlap, and from the camera of a grid (:meth:`RaceScene.camera`) a row's chains
 #: stand above the names of the row in front of it.
-LANE = 0.72
+LANE = 0.73
 ROW = 2.6
-#: The arrangements the page chooses among: lanes a row (6: one row; 3: two rows; 2: three rows).
-ARRANGEMENTS = (6, 3, 2)
+#: Lanes a row at first: one row (a wide page; the page then picks what its shape shows largest).
 COLUMNS = 6
 #: How far in front of a lane's root its name stands (z, in units of the reach): just before its box.
-LABEL_AHEAD = LANE_BOX[1][2] + 0.12
+LABEL_AHEAD = LANE_BOX[1][2] + 0.08
 #: The camera's height above the horizon, looking at one row of lanes or at a grid of them (degrees):
 #: low for one row (the chains upright on the page, their depth seen enough to tell it), higher for rows
 #: behind one another, so that each row shows above the one in front of it.
-ELEVATION_ROW = 18.0
+ELEVATION_ROW = 14.0
 ELEVATION_GRID = 36.0
 
 
@@ -196,8 +195,6 @@ class RaceScene(Scene):
             self.skeleton.node(f"lane{k}").translation = (x, y, z)
             lane.offset = (x, z)
             self.targets[lane.limb.target].position = self.lane_target(lane)
-        # The page frames a new box and puts the names where the lanes now stand: a new layout.
-        self.revision += 1
 
     def lane_target(self, lane):
         x, y, z = self.targets["target"].position
@@ -344,10 +341,13 @@ class RaceScene(Scene):
         return box([b["min"] for b in boxes] + [b["max"] for b in boxes])
 
     def arrangements(self):
-        """What the page chooses the lanes' arrangement from: for each of :data:`ARRANGEMENTS`, its
-        ``columns``, the box it frames and the camera it is seen from (the page takes the one whose box
-        its camera draws largest)."""
-        return [{"columns": c, "bounds": self.bounds(c), "camera": self.camera(c)} for c in ARRANGEMENTS]
+        """What the page arranges the lanes from: for each value of ``columns`` (1 to 6), the lanes'
+        ``roots``, the box it frames and the camera it is seen from (the page takes, among those with full
+        rows, the one whose box its camera draws largest). The buffer is the same in every arrangement
+        (the chains are written in their lanes' frames): the page follows a change of ``columns`` without
+        a new layout."""
+        return [{"columns": c, "roots": [list(lane_root(k, c)) for k in range(len(self.lanes))],
+                 "bounds": self.bounds(c), "camera": self.camera(c)} for c in range(1, len(self.lanes) + 1)]
 
     def layout(self):
         out = super().layout()

@@ -95,7 +95,8 @@ function state() {
     params: layout ? { ...layout.params } : {},
     selected: demo.handles?.selected?.name ?? null,
     overlays: demo.limitsShown,
-    camera: stage ? { position: stage.camera.position.toArray(), target: stage.controls.target.toArray() } : null,
+    camera: stage ? { position: stage.camera.position.toArray(), target: stage.controls.target.toArray(),
+      fov: stage.camera.fov } : null,
     renderer: stage ? stage.describe() : null,
     view: demo.view ? demo.view.describe() : null,
     chains: buf ? chainStates(layout, buf) : [],
@@ -190,8 +191,7 @@ function showScene(info) {
   hud.show(layout, buf, loop.timing, view);
   view.update(buf, 0, performance.now());
   showHint();
-  const { bounds, direction, insets: viewInsets } = view.framing();
-  demo.camera.frameScene(bounds, direction, viewInsets);
+  demo.camera.frameScene(view.framing());
 }
 
 /**
