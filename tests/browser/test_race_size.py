@@ -1,7 +1,7 @@
 """The race's lanes drawn large and apart: measured where the page draws them, at a desktop window, a phone held
-upright and a small embed. Each chain's joints (ikDemo.pose(), world positions) are projected through the page's
-own camera (its position, target and field of view from ikDemo.state(), checked against the page's own
-projection of the target), in CSS pixels."""
+upright, a tablet held upright (the panel open beside the lanes) and a small embed. Each chain's joints
+(ikDemo.pose(), world positions) are projected through the page's own camera (its position, target and field of
+view from ikDemo.state(), checked against the page's own projection of the target), in CSS pixels."""
 
 import math
 
@@ -12,6 +12,8 @@ DESKTOP = pytest.param("#scene=race", 180, marks=pytest.mark.context(viewport={"
                        id="1280x800")
 PHONE = pytest.param("#scene=race", 100, marks=pytest.mark.context(
     viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2), id="390x844")
+TABLET = pytest.param("#scene=race", 120, marks=pytest.mark.context(viewport={"width": 768, "height": 1024}),
+                      id="768x1024")
 EMBED = pytest.param("#embed=1&scene=race", 75, marks=pytest.mark.context(viewport={"width": 480, "height": 320}),
                      id="embed-480x320")
 #: Targets relative to lane 0's root (copied to every lane): one up and to the side, one low and forward.
@@ -83,7 +85,7 @@ def overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize(("link", "least"), [DESKTOP, PHONE, EMBED])
+@pytest.mark.parametrize(("link", "least"), [DESKTOP, PHONE, TABLET, EMBED])
 def test_the_race_lanes_are_drawn_large_apart_and_clear_of_the_overlays(demo, site_server, link, least):
     demo.open(f"{site_server}{link}")
     demo.wait_ready()
@@ -102,10 +104,11 @@ def test_the_race_lanes_are_drawn_large_apart_and_clear_of_the_overlays(demo, si
         assert min(heights) >= least, f"the chains are drawn small: {[round(h) for h in heights]} px"
         # The row of lanes fills the free width: together they span most of it.
         span = max(lane["box"][2] for lane in lanes) - min(lane["box"][0] for lane in lanes)
-        right = boxes["gui"][0] if boxes["width"] >= 900 and boxes["gui"] else boxes["width"]
+        gui = boxes["gui"]
+        right = gui[0] if gui and gui[3] - gui[1] > 120 else boxes["width"]  # the open panel's column
         assert span >= 0.55 * right, (span, right)
-        # Every lane within the canvas, clear of the HUD above and of the hint and the chart below (the panel's
-        # column on a wide window), and no two lanes' drawings overlap.
+        # Every lane within the canvas, clear of the HUD above, of the hint and the chart below and of the open
+        # panel, and no two lanes' drawings overlap.
         below = min(b[1] for b in (boxes["hint"], boxes["chart"]) if b)
         for k, lane in enumerate(lanes):
             left, top, right_, bottom = lane["box"]
