@@ -1,11 +1,19 @@
 """The race: the same chain, the same target, one lane per method.
 
-Six copies of one chain stand in two rows of three (:func:`lane_root`: the
-first three lanes behind, along x, the other three in front of them), each
-solved by its own method: CCD, FABRIK, Jacobian transpose, pseudo-inverse, DLS
-and FABRIK then DLS. Three lanes to a row leave each one a third of the
-page's width, where six in a line would draw them half as large. One target,
-placed relative to lane 0 (the draggable one) and copied to every lane.
+Six copies of one chain stand in lanes, each solved by its own method: CCD,
+FABRIK, Jacobian transpose, pseudo-inverse, DLS and FABRIK then DLS. The lanes
+stand in rows of ``columns`` (a parameter: 6, one row, for a wide page; 3, two
+rows, for a tall one; the page picks the arrangement its canvas shows largest,
+from :meth:`RaceScene.arrangements`), lane 0 at the origin whatever
+the arrangement, the others to its right (+x) and in front of it (+z), so a
+target placed relative to lane 0 means the same in every arrangement. One
+target, placed relative to lane 0 (the draggable one) and copied to every lane.
+
+Each lane keeps within its own box about its root (:data:`LANE_BOX`): the
+targets hop within a small part of the chain's reach (:data:`HOPS`), mostly
+in the plane the page sees the lane in (x and y), less in depth, so that
+the chains, which reach the targets from rest, stay narrow enough for six to
+stand side by side and be drawn large.
 
 A race starts whenever the target moves (a hop, or a drag): every lane goes
 back to the rest pose and is solved from there, cold, in one call with the
@@ -35,6 +43,8 @@ rest (``angle(q_i) / sum_j angle(q_j)``): CCD turns the joints nearest the end
 effector most, and the shares make that bias visible.
 """
 
+import math
+
 from .. import rotation as rot
 from ..constraints import BallSocket
 from ..skeleton import Skeleton
@@ -44,23 +54,58 @@ from .paths import Hops
 from .scene import Limb, Scene, Target, box
 
 RACERS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
-#: Lanes a row, the distance between neighbouring lanes of a row (x) and between the rows (z): the targets
-#: stay within 0.35 of the reach of their lane's root on x and within 0.85 of it on z (see RaceScene._squash).
-COLUMNS = 3
-LANE = 2.0
-ROW = 3.2
 BONES = 6
 BONE_LENGTH = 0.25
+REACH = BONES * BONE_LENGTH
+RADIUS = 0.05  # the thickest bone's (the first)
+TARGET_RADIUS = 0.06
 PAUSE = 1.5  # seconds between a race's curves all drawn and the next hop
 #: Iterations per second, for drawing the curves and replaying the solves: slow enough to see the lanes
-#: race (the fastest methods take 2 to 4 iterations, the Jacobian transpose 7 to 13).
+#: race (the fastest methods take 2 to 4 iterations, the Jacobian transpose 7 to 20).
 RATE = 4
 
+#: Where the target hops, relative to lane 0's root, in units of the reach: a point of the shell between
+#: ``r_min`` and ``r_max`` about ``center_up`` above the root (above a floor tilted by ``min_up``, see
+#: :class:`~.paths.Hops`), then drawn in towards the root's vertical: sideways (x) to ``squash[0]`` of
+#: its offset, in depth (z) to ``squash[1]``. Its distance from the root is at most ``center_up + r_max``
+#: = 1.12 reach (straight up): about one race in thirty is just out of reach; none comes nearer than
+#: about 0.4 reach, where a chain folds up and CCD curls it sideways.
+HOPS = {"center_up": 0.4, "r_min": 0.45, "r_max": 0.72, "min_up": -0.25, "squash": (0.3, 0.5), "seed": 11}
+#: The box about a lane's root that its targets and the poses its chain reaches them in keep within, in
+#: units of the reach: ``(low, high)`` corners. The targets' own box follows from :data:`HOPS` (x within
+#: +-0.3 x 0.72, y from 0.4 - 0.25 x 0.72 to 1.12, z within +-0.5 x 0.72, widened by the target's
+#: radius); the decided poses reach further sideways and in depth (CCD's most: 0.32 and 0.43 of the reach
+#: over 300 races, widened by a bone's radius). (On the way there a solve may swing a chain further
+#: out for an iteration or two, the Jacobian transpose most: the box holds where the race is decided.)
+LANE_BOX = ((-0.355, -0.035, -0.47), (0.355, 1.16, 0.47))
+#: The distance between neighbouring lanes of a row (x) and between rows (z), in units of the reach: the
+#: lanes' boxes do not overlap, and from the camera of a grid (:meth:`RaceScene.camera`) a row's chains
+#: stand above the names of the row in front of it.
+LANE = 0.73
+ROW = 2.6
+#: Lanes a row at first: one row (a wide page; the page then picks what its shape shows largest).
+COLUMNS = 6
+#: How far in front of a lane's root its name stands (z, in units of the reach): just before its box.
+LABEL_AHEAD = LANE_BOX[1][2] + 0.08
+#: The camera's height above the horizon, looking at one row of lanes or at a grid of them (degrees):
+#: low for one row (the chains upright on the page, their depth seen enough to tell it), higher for rows
+#: behind one another, so that each row shows above the one in front of it.
+ELEVATION_ROW = 14.0
+ELEVATION_GRID = 36.0
 
-def lane_root(k):
-    """Where lane ``k``'s chain stands: ``(x, 0, z)``, row by row from the back."""
-    column, row = k % COLUMNS, k // COLUMNS
-    return ((column - 1) * LANE, 0.0, (row - 0.5) * ROW)
+
+def lane_root(k, columns=COLUMNS):
+    """Where lane ``k``'s chain stands, ``(x, 0, z)``, with ``columns`` lanes a row: lane 0 at the
+    origin, the row going right (+x), the next row in front (+z)."""
+    column, row = k % columns, k // columns
+    return (column * LANE * REACH, 0.0, row * ROW * REACH)
+
+
+def lane_box(k, columns=COLUMNS):
+    """Lane ``k``'s box (see :data:`LANE_BOX`): ``{"min": [x, y, z], "max": [x, y, z]}``."""
+    root = lane_root(k, columns)
+    return {"min": [c + REACH * v for c, v in zip(root, LANE_BOX[0])],
+            "max": [c + REACH * v for c, v in zip(root, LANE_BOX[1])]}
 
 
 class Lane:
@@ -98,8 +143,10 @@ class RaceScene(Scene):
     default_max_iterations = 150
     #: ``rate``: iterations drawn per second; ``pause``: seconds between races.
     #: ``replay``: draw each lane's pose iteration by iteration at ``rate``.
+    #: ``columns``: lanes a row (the page sets it for its shape, see :meth:`arrangements`).
     extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "pause": {"kind": "float", "min": 0.0, "max": 60.0},
-                    "replay": {"kind": "bool"}}
+                    "replay": {"kind": "bool"},
+                    "columns": {"kind": "int", "min": 1, "max": len(RACERS), "panel": False}}
     #: Each lane is solved once a race, on a frame of its own: every one is timed.
     timed_every = 1
 
@@ -108,6 +155,7 @@ class RaceScene(Scene):
         self.params["rate"] = RATE
         self.params["pause"] = PAUSE
         self.params["replay"] = True
+        self.params["columns"] = COLUMNS
         self.skeleton = Skeleton()
         points = [(0.0, BONE_LENGTH * i, 0.0) for i in range(BONES + 1)]
         joints = [BallSocket(cone_deg=75.0)] * BONES
@@ -115,29 +163,38 @@ class RaceScene(Scene):
         for k, method in enumerate(RACERS):
             self.skeleton.add_node(f"lane{k}", translation=lane_root(k))
             bound = self.skeleton.add_chain(method, f"lane{k}", points, joints)
-            radii = [0.05 - 0.004 * i for i in range(BONES)]
+            radii = [RADIUS - 0.004 * i for i in range(BONES)]
             limb = self.add_limb(Limb(bound, radii, target="target" if k == 0 else f"target@{method}"))
             x, _, z = lane_root(k)
-            x0, _, z0 = lane_root(0)
-            self.lanes.append(Lane(method, limb, (x - x0, z - z0)))
+            self.lanes.append(Lane(method, limb, (x, z)))
         # report() runs for every limb every frame: a lookup, not a walk over the lanes.
         self._lane_of = {lane.limb: lane for lane in self.lanes}
-        reach = BONES * BONE_LENGTH
-        x0, _, z0 = lane_root(0)
-        self.hops = Hops(center=(x0, 0.15 * reach, z0), r_min=0.35 * reach, r_max=0.85 * reach,
-                         period=1.0, seed=11, min_up=-0.1)
+        # About lane 0's root, the origin (see HOPS).
+        self.hops = Hops(center=(0.0, HOPS["center_up"] * REACH, 0.0), r_min=HOPS["r_min"] * REACH,
+                         r_max=HOPS["r_max"] * REACH, period=1.0, seed=HOPS["seed"], min_up=HOPS["min_up"])
         self.hop = 0
         self.elapsed = 0.0
-        self.add_target(Target("target", self._squash(self.hops.point(0)), radius=0.06))
+        self.add_target(Target("target", self._squash(self.hops.point(0)), radius=TARGET_RADIUS))
         for lane in self.lanes[1:]:
             self.add_target(Target(f"target@{lane.method}", self.lane_target(lane), draggable=False,
-                                   radius=0.06))
+                                   radius=TARGET_RADIUS))
         self.start_race()
 
-    def _squash(self, p):
-        # Keep hops mostly in the lane's own plane (x within +-0.35 reach), so lanes do not collide.
-        x0 = lane_root(0)[0]
-        return (x0 + 0.4 * (p[0] - x0), p[1], p[2])
+    @staticmethod
+    def _squash(p):
+        # A hop drawn in towards lane 0's root's vertical (see HOPS): narrow sideways, shallow in depth.
+        sx, sz = HOPS["squash"]
+        return (sx * p[0], p[1], sz * p[2])
+
+    def _arrange(self):
+        """Stand the lanes in rows of ``columns``: each lane's root and target move with it (lane 0's stay
+        where they are); the chains keep their poses, in their lanes' frames, and the race goes on."""
+        columns = self.params["columns"]
+        for k, lane in enumerate(self.lanes):
+            x, y, z = lane_root(k, columns)
+            self.skeleton.node(f"lane{k}").translation = (x, y, z)
+            lane.offset = (x, z)
+            self.targets[lane.limb.target].position = self.lane_target(lane)
 
     def lane_target(self, lane):
         x, y, z = self.targets["target"].position
@@ -164,6 +221,8 @@ class RaceScene(Scene):
         self.start_race()
 
     def params_changed(self, old):
+        if old["columns"] != self.params["columns"]:
+            self._arrange()
         keys = ("constraints", "tolerance", "max_iterations", "damping")
         if any(old[k] != self.params[k] for k in keys):
             self.start_race()
@@ -262,23 +321,38 @@ class RaceScene(Scene):
                                     "shares": lane.shares()}
                                    for lane in self.lanes]}}
 
-    def camera(self):
-        # From the front and above: the back row shows above the front one.
-        return {"position": [0.0, 6.0, 8.5], "target": [0.0, 0.4, 0.0]}
+    def camera(self, columns=None):
+        """From the front and above, looking at the middle of the lanes (see :data:`ELEVATION_ROW`)."""
+        columns = self.params["columns"] if columns is None else columns
+        box_ = self.bounds(columns)
+        target = [(lo + hi) / 2.0 for lo, hi in zip(box_["min"], box_["max"])]
+        one_row = columns >= len(self.lanes)
+        e = math.radians(ELEVATION_ROW if one_row else ELEVATION_GRID)
+        # Only the direction counts: the page puts the camera where the box fits its canvas.
+        d = 10.0
+        return {"position": [target[0], target[1] + d * math.sin(e), target[2] + d * math.cos(e)],
+                "target": target}
 
-    def bounds(self):
-        # The box of the hops (see __init__ and _squash) copied to each lane, and the lanes' chains in the
-        # poses they reach for them: up to 0.6 of their reach sideways and a little below their roots. (On
-        # the way there a solve may swing a chain further out for an iteration or two: CCD, the Jacobian
-        # transpose; the camera frames where the race is decided.)
-        reach = BONES * BONE_LENGTH
-        r = self.hops.r_max
-        low = min(self.hops.center[1] + self.hops.min_up * r, -0.1 * reach)
-        points = []
-        for k in range(len(self.lanes)):
-            x, _, z = lane_root(k)
-            points += [(x - 0.6 * reach, low, z - r), (x + 0.6 * reach, max(reach, self.hops.center[1] + r), z + r)]
-        return box(points, 0.1)
+    def bounds(self, columns=None):
+        """The lanes' boxes (:func:`lane_box`) together: what the race's targets and decided poses keep
+        within, with ``columns`` lanes a row (the current arrangement by default)."""
+        columns = self.params["columns"] if columns is None else columns
+        boxes = [lane_box(k, columns) for k in range(len(self.lanes))]
+        return box([b["min"] for b in boxes] + [b["max"] for b in boxes])
+
+    def arrangements(self):
+        """What the page arranges the lanes from: for each value of ``columns`` (1 to 6), the lanes'
+        ``roots``, the box it frames and the camera it is seen from (the page takes, among those with full
+        rows, the one whose box its camera draws largest). The buffer is the same in every arrangement
+        (the chains are written in their lanes' frames): the page follows a change of ``columns`` without
+        a new layout."""
+        return [{"columns": c, "roots": [list(lane_root(k, c)) for k in range(len(self.lanes))],
+                 "bounds": self.bounds(c), "camera": self.camera(c)} for c in range(1, len(self.lanes) + 1)]
+
+    def layout(self):
+        out = super().layout()
+        out["race"] = {"arrangements": self.arrangements(), "label_ahead": LABEL_AHEAD * REACH}
+        return out
 
     def param_methods(self):
         # Every lane solves with its own method, so the scene's method is used by none, and the

@@ -95,7 +95,8 @@ function state() {
     params: layout ? { ...layout.params } : {},
     selected: demo.handles?.selected?.name ?? null,
     overlays: demo.limitsShown,
-    camera: stage ? { position: stage.camera.position.toArray(), target: stage.controls.target.toArray() } : null,
+    camera: stage ? { position: stage.camera.position.toArray(), target: stage.controls.target.toArray(),
+      fov: stage.camera.fov } : null,
     renderer: stage ? stage.describe() : null,
     view: demo.view ? demo.view.describe() : null,
     chains: buf ? chainStates(layout, buf) : [],
@@ -136,13 +137,15 @@ function restart() {
 }
 
 /**
- * What of the canvas the camera leaves to the overlays, in CSS pixels: the panel's column on the right of
- * a wide window (the content is framed beside it, not under it). A view adds its own (the race's chart).
+ * What of the canvas the camera leaves to the overlays, in CSS pixels: the open panel's column on the right,
+ * where it leaves most of the width (the content is framed beside it, not under it: a desktop window, a tablet
+ * held upright). A view adds its own (the race's chart).
  */
 function insets() {
   const gui = $("gui");
   const rect = gui.getBoundingClientRect();
-  const wide = window.innerWidth >= 900 && rect.width > 0 && rect.height > 120;
+  const column = window.innerWidth - rect.left + 8;
+  const wide = rect.width > 0 && rect.height > 120 && column <= 0.4 * window.innerWidth;
   // The HUD in the top left corner: the content is framed below it (before the first frame it is hidden,
   // and the camera fits again once it shows).
   const hud = $("hud");
@@ -154,7 +157,7 @@ function insets() {
   const embedded = "embed" in document.documentElement.dataset;
   const shown = !embedded && !hint.hidden && hint.getClientRects().length > 0;  // (not display: none)
   const bottom = shown ? window.innerHeight - hint.getBoundingClientRect().top + 4 : 0;
-  return { top, right: wide ? window.innerWidth - rect.left + 8 : 0, bottom, left: 0 };
+  return { top, right: wide ? column : 0, bottom, left: 0 };
 }
 
 /** Build the views of the current scene (after loading, and after each scene switch). */
@@ -190,8 +193,7 @@ function showScene(info) {
   hud.show(layout, buf, loop.timing, view);
   view.update(buf, 0, performance.now());
   showHint();
-  const { bounds, direction, insets: viewInsets } = view.framing();
-  demo.camera.frameScene(bounds, direction, viewInsets);
+  demo.camera.frameScene(view.framing());
 }
 
 /**

@@ -4,7 +4,9 @@
 // seen from (layout.camera: a position and a point looked at). The rig puts the camera on that direction at
 // the distance where the whole box fits the part of the canvas nothing covers (the view's insets: the race's
 // chart at the bottom, the panel on the right of a wide window), centred in it. It fits again when the
-// canvas changes size, until the reader moves the camera (orbit, zoom) or a link places it. A walker's view
+// canvas changes size, until the reader moves the camera (orbit, zoom) or a link places it. A view whose content
+// can stand in more than one arrangement (the race's lanes, in one row or in two) chooses one when the camera
+// fits anew (choose(), comparing the distances at which each would fit: distance()). A walker's view
 // follows its body (follow()). The fog and the sun's shadow box scale with the distance, so that the ground
 // fades out before the horizon at any scene's size.
 
@@ -19,40 +21,75 @@ const _k = new THREE.Vector3();
 const _corner = new Float64Array(24);
 const _proj = new Float64Array(24);
 
-/** A small margin around the fitted box, as a fraction of the free region (each side). */
+/** A small margin around the fitted box, as a fraction of the free region (each side), unless a view says. */
 const MARGIN = 0.06;
 
 export class CameraRig {
   /** @param {import("./stage.js").Stage} stage */
   constructor(stage) {
     this.stage = stage;
-    this.fit = null;          // {bounds, direction, insets}: what the camera was fitted to
+    this.fit = null;          // {bounds, direction, insets, choose, margin}: what the camera was fitted to
     this.userMoved = false;   // the reader (or a link) placed the camera: no refitting
     this.followed = null;     // the point follow() tracks: {x, z}
     stage.controls.addEventListener("start", () => { this.userMoved = true; });
     window.addEventListener("resize", () => this.refit());
   }
 
-  /** Fit again (the canvas or what covers it changed), unless the reader or a link placed the camera. */
-  refit() {
-    if (this.fit && !this.userMoved) this.frame(this.fit.bounds, this.fit.direction, this.fit.insets());
+  /**
+   * Fit again (the canvas or what covers it changed: `anew`, the view may choose another arrangement; or the
+   * arrangement changed), unless the reader or a link placed the camera.
+   */
+  refit(anew = true) {
+    if (this.fit && !this.userMoved) this.fitNow(anew);
   }
 
   /**
-   * Fit the camera to `bounds` ({min, max}) seen along `direction` (from the box towards the camera),
-   * within the canvas less `insets` ({top, right, bottom, left} in CSS pixels, or a function giving them,
-   * called again on each refit).
+   * Fit the camera to a view's framing (views/base.js): `bounds` ({min, max}) seen along `direction` (from the
+   * box towards the camera), within the canvas less `insets` ({top, right, bottom, left} in CSS pixels, or a
+   * function giving them, called again on each refit) and `margin` (a fraction of that region each side, if
+   * the view's box leaves none of its own). `choose(insets, anew)`, if given, gives the {bounds, direction}
+   * to fit instead, choosing its arrangement for these insets when `anew` (see refit).
    */
-  frameScene(bounds, direction, insets) {
+  frameScene({ bounds, direction, insets, choose = null, margin = MARGIN }) {
     const get = typeof insets === "function" ? insets : () => insets;
-    this.fit = { bounds, direction, insets: get };
+    this.fit = { bounds, direction, insets: get, choose, margin };
     this.userMoved = false;
     this.followed = null;
-    this.frame(bounds, direction, get());
+    this.fitNow(true);
+  }
+
+  fitNow(anew) {
+    const fit = this.fit;
+    const insets = fit.insets();
+    const { bounds, direction } = fit.choose ? fit.choose(insets, anew) : fit;
+    this.frame(bounds, direction, insets);
+  }
+
+  /**
+   * How far from `bounds` the camera stands to fit it (as frame() would; nothing moves): of two boxes
+   * holding the same things, the nearer one draws them larger.
+   */
+  distance(bounds, direction, insets) {
+    return this.place(bounds, direction, insets);
   }
 
   frame(bounds, direction, insets) {
-    const { camera, controls, container } = this.stage;
+    const { camera, controls } = this.stage;
+    const d = this.place(bounds, direction, insets);
+    controls.target.copy(_c).addScaledVector(_right, _proj[0]).addScaledVector(_upv, _proj[1]);
+    camera.position.copy(controls.target).addScaledVector(_dir, d);
+    controls.update();
+    const lo = bounds.min;
+    const hi = bounds.max;
+    this.stage.setDistance(d, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+  }
+
+  /**
+   * The distance d at which `bounds` fits the free region, with the box's centre in _c, the camera's basis
+   * in _right, _upv, _dir and the shifts of the point looked at in _proj[0..1].
+   */
+  place(bounds, direction, insets) {
+    const { camera, container } = this.stage;
     const w = container.clientWidth || 1;
     const h = container.clientHeight || 1;
     const inset = { top: 0, right: 0, bottom: 0, left: 0, ...insets };
@@ -63,8 +100,9 @@ export class CameraRig {
     let yt = 1 - (2 * inset.top) / h;
     if (xr - xl < 0.3) { xl = -1; xr = 1; }     // too narrow to respect: use the whole width
     if (yt - yb < 0.3) { yb = -1; yt = 1; }
-    const mx = MARGIN * (xr - xl);
-    const my = MARGIN * (yt - yb);
+    const margin = this.fit?.margin ?? MARGIN;
+    const mx = margin * (xr - xl);
+    const my = margin * (yt - yb);
     xl += mx; xr -= mx; yb += my; yt -= my;
     const tanV = Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2);
     const tanH = tanV * camera.aspect;
@@ -95,14 +133,8 @@ export class CameraRig {
       if (this.shifts(d, xl, xr, yb, yt, tanH, tanV)) b = d;
       else a = d;
     }
-    const d = b;
-    this.shifts(d, xl, xr, yb, yt, tanH, tanV);
-    const sx = _proj[0];
-    const sy = _proj[1];
-    controls.target.copy(_c).addScaledVector(_right, sx).addScaledVector(_upv, sy);
-    camera.position.copy(controls.target).addScaledVector(_dir, d);
-    controls.update();
-    this.stage.setDistance(d, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+    this.shifts(b, xl, xr, yb, yt, tanH, tanV);
+    return b;
   }
 
   /** Whether shifts exist that fit every corner at distance `d`; if so, the middle ones in _proj[0..1]. */

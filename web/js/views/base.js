@@ -8,7 +8,7 @@
 //   new View(context)             built after each scene switch (context: see the constructor)
 //   update(buf, dt, now)          every frame, after Python's step (buf in world coordinates)
 //   still()                       whether nothing moves until something changes it: the loop then rests
-//   framing()                     {bounds, direction, insets()}: what the camera fits (camera.js)
+//   framing()                     {bounds, direction, insets(), choose?, margin?}: what the camera fits (camera.js)
 //   targets                       the target meshes (parts/targets.js): picking, the gizmo
 //   ground, clickedGround(point)  a mesh a click on is reported by clickedGround (a walker's terrain), or null
 //   hint                          one short line: how to interact with this scene
