@@ -26,7 +26,7 @@ import time
 from ikcore.rigs import timing
 from tests.browser.conftest import CHROMIUM, FLAGS, Server
 
-from . import legs_block
+from . import in_node, legs_block
 from .report import table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -160,6 +160,7 @@ def spiders_section(cfg):
         above = [c for c in SPIDER_COUNTS if c > good]
         bad = min(above) if above else None
         good = _largest_within(cost, good, bad)
+        floors = _against_the_floor(page, frames, 3 if cfg.quick else 5)
     # After the browser is gone: the crowd of 100 in CPython (thread CPU time) against the bare two-bone
     # kernel per leg in the same process (tests/bench/legs_block.py): a ratio that the machine's load
     # leaves nearly alone, where the milliseconds above follow it.
@@ -186,8 +187,36 @@ def spiders_section(cfg):
           f"write; the planar kernel alone {kernel:.2f} µs per leg; the bare two-bone kernel {bare:.2f} µs "
           f"per leg. The crowd's frame costs **{cpython['crowd_us_per_leg'] / bare:.1f}x the bare kernel per "
           f"leg**, the kernel {kernel / bare:.1f}x of it."]
+    if floors:
+        ratio = statistics.median(crowd / (0.8 * bare_us) for bare_us, crowd in floors)
+        md += ["", "Against the floor in the same runtime, which the hour's speed of the machine leaves nearly alone: "
+               f"{len(floors)} rounds, each the bare two-bone kernel in Pyodide under Node (µs per leg, best of 3 "
+               f"batches of 800; 800 bare legs cost 0.8 x that in ms) and then the crowd of 100 in Chromium: "
+               + ", ".join(f"{b:.2f} µs / {c:.2f} ms" for b, c in floors) + ". The crowd of 100 takes "
+               f"**{ratio:.1f}x the floor of 800 bare legs** (median of the rounds). The {BUDGET_MS:g} ms budget "
+               f"is {BUDGET_MS / (0.8 * 1.6):.1f}x that floor on a machine where the bare kernel takes 1.6 µs a leg "
+               "in Pyodide."]
     return "\n".join(md), {"spiders": {str(c): r for c, r in cache.items()}, "largest": good,
-                           "chromium": version, "cpython": cpython}
+                           "chromium": version, "cpython": cpython, "floors": floors}
+
+
+def _against_the_floor(page, frames, rounds):
+    """``rounds`` pairs ``(bare µs per leg in Pyodide under Node, the crowd of 100's median ms in
+    Chromium)``, taken in turn so that the machine's speed falls on both alike; ``[]`` without Node or
+    the wheel."""
+    wheel, _ = in_node.wheel_for_node()
+    if wheel is None:
+        return []
+    node = in_node.PyodideNode(wheel, legs_block.__file__)
+    page.evaluate("ikDemo.setScene('crowd', {count: 100})")
+    out = []
+    try:
+        for _ in range(rounds):
+            bare = min(node.time_block({"kind": "bare", "count": 800, "reps": 9})["us_per_leg"] for _ in range(3))
+            out.append((bare, _measure(page, frames, quiet=True)["median"]))
+    finally:
+        node.close()
+    return out
 
 
 def section(cfg):
