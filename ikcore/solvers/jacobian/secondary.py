@@ -67,7 +67,7 @@ def polish(search, frames, budget):
             search.iteration -= 1
             break
         taken += 1
-        search.take(step[0], step[1])
+        search.take(step.frames, step.residual, step.angles)
         taken += back_to_target(search, budget - taken)
         new = search.frames
         new_cost = total_cost(objectives, chain, new) if problem.met(new) else cost
@@ -75,11 +75,11 @@ def polish(search, frames, budget):
             # Back on the target the cost did not fall (or the end did not get back): from the last pose
             # that met it again, a shorter step.
             search.take(met)
-            scale = 0.25 * step[2]
+            scale = 0.25 * step.scale
             continue
         settled = cost - new_cost <= SETTLED * cost
         met, cost = new, new_cost
-        scale = min(1.0, 2.0 * step[2])
+        scale = min(1.0, 2.0 * step.scale)
         if settled:
             break
     return met, taken
@@ -98,5 +98,5 @@ def back_to_target(search, budget):
             search.iteration -= 1
             break
         taken += 1
-        search.take(step[0], step[1])
+        search.take(step.frames, step.residual, step.angles)
     return taken
