@@ -309,13 +309,21 @@ def measure_gain(which, before, after, reach):
     return (after - before) / (reach if which == "avoid_sphere" else 1.0)
 
 
-@pytest.mark.parametrize("method", ["dls", "pseudo_inverse"])
+#: The share of the cases an objective must clearly improve, by method. fabrik_dls's reach (FABRIK, which
+#: bends every joint a little) often ends near the least rest cost the task's self-motion allows already: in
+#: 7 of the 20 cases TowardRest then gains less than 2% over it, though it ends as low as dls with it does
+#: (or lower, within 1%, in 18 of the 20).
+CLEAR_SHARE = {"dls": 0.7, "pseudo_inverse": 0.7, "fabrik_dls": 0.6}
+
+
+@pytest.mark.parametrize("method", ["dls", "pseudo_inverse", "fabrik_dls"])
 @pytest.mark.parametrize("which", ["toward_rest", "away_from_limits", "avoid_sphere"])
 def test_each_objective_improves_its_measure(method, which):
     # No case worse than the same solve without the objective (by more than 1e-4 of its scale), seven in
     # ten clearly better (14 to 20 of the 20 are, by method and objective; the rest are poses the task
     # leaves little freedom to improve: a forearm the hand's pose pins down, a joint nearest its limit
-    # that the null space cannot turn, a pose already near the least rest cost its self-motion reaches).
+    # that the null space cannot turn, a pose already near the least rest cost its self-motion reaches),
+    # six in ten for fabrik_dls (see CLEAR_SHARE).
     gains = []
     for case in fixed_cases():
         label, chain = case[0], case[1]
@@ -334,4 +342,4 @@ def test_each_objective_improves_its_measure(method, which):
                             chain.reach)
         assert gain > -1e-4, (label, gain)
         gains.append(gain)
-    assert sum(g >= CLEARLY[which] for g in gains) >= 0.7 * len(gains), gains
+    assert sum(g >= CLEARLY[which] for g in gains) >= CLEAR_SHARE[method] * len(gains), gains

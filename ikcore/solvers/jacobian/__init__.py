@@ -136,6 +136,10 @@ class Rule:
     def reset(self):
         pass
 
+    def relax(self):
+        """Take the least damping the rule allows (the secondary objectives' steps, once the target
+        is met: see :mod:`.secondary`)."""
+
 
 def _plus(a, b):
     """``a + b`` for two world turns, either of which may be ``None`` (none)."""

@@ -52,6 +52,7 @@ def polish(search, frames, budget):
     slack = max(SLACK * problem.tolerance, SLACK_REACH * chain.reach)
     slack_angle = max(SLACK * problem.orientation_tolerance, SLACK_ANGLE)
     search.take(frames)
+    search.rule.relax()
     met, cost = frames, total_cost(objectives, chain, frames)
 
     def keep(new, e):
