@@ -4,7 +4,11 @@ With the target met, the Jacobian methods go on stepping while iterations are
 left, each step ``w = J^T y + z`` with ``z`` the objectives' descent
 (:func:`ikcore.objectives.descent`) within each joint's axes and ``y = (J J^T +
 lambda^2 I)^-1 (e - J z)``: to first order the end does not move, and what
-error is there is undone, so ``z`` spends only the freedom the task leaves.
+error is there is undone, so ``z`` spends only the freedom the task leaves. The
+steps take the rule's least damping (:meth:`~ikcore.solvers.jacobian.Rule.relax`):
+damping leaks part of ``z`` into the task, along the directions where ``J`` is
+weak, and the steps back to the target would undo it; with the target met the
+pose is where the task's system was just solved, so it bears the least.
 
 To second order a step does move the end, by about the square of its turn.
 Were every step to keep the target met, the steps would have to be tiny. So a
