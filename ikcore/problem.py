@@ -74,10 +74,15 @@ class Problem:
     settings : Settings
         And, for short, its ``tolerance``, ``max_iterations``,
         ``orientation_tolerance``, ``options`` and ``secondary``.
+    polished : float or None
+        The secondary objectives' weighted cost at the start pose when the
+        secondary steps of the solve that returned it ended there with nothing
+        left to gain (:attr:`Outcome.polished`: a :class:`~ikcore.Tracker`
+        hands it on); ``None``: not known.
     """
 
     __slots__ = ("chain", "target", "start", "start_error", "orientation", "pole", "settings", "tolerance",
-                 "max_iterations", "orientation_tolerance", "options", "secondary")
+                 "max_iterations", "orientation_tolerance", "options", "secondary", "polished")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -92,6 +97,7 @@ class Problem:
         self.orientation_tolerance = settings.orientation_tolerance
         self.options = settings.options
         self.secondary = settings.secondary
+        self.polished = None
 
     @property
     def nearest(self):
@@ -162,15 +168,20 @@ class Outcome:
         The start's error, then the error after each iteration.
     stalled : bool
         The method stopped because progress stopped.
+    polished : float or None
+        The secondary objectives' weighted cost at ``frames`` when the
+        secondary steps ended there with nothing left to gain (see
+        :mod:`ikcore.solvers.jacobian.secondary`); else ``None``.
     """
 
-    __slots__ = ("frames", "iterations", "errors", "stalled")
+    __slots__ = ("frames", "iterations", "errors", "stalled", "polished")
 
-    def __init__(self, frames, iterations, errors, stalled=False):
+    def __init__(self, frames, iterations, errors, stalled=False, polished=None):
         self.frames = frames
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
+        self.polished = polished
 
 
 #: Farthest a target or pole may lie from the chain's root (see :data:`ikcore.chain.LARGEST`).

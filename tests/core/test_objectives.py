@@ -343,3 +343,35 @@ def test_each_objective_improves_its_measure(method, which):
         assert gain > -1e-4, (label, gain)
         gains.append(gain)
     assert sum(g >= CLEARLY[which] for g in gains) >= CLEAR_SHARE[method] * len(gains), gains
+
+
+class CountedLimits(AwayFromLimits):
+    """AwayFromLimits counting the gradients asked of it (each a secondary step tried)."""
+
+    asked = 0
+
+    def gradient(self, chain, frames):
+        self.asked += 1
+        return super().gradient(chain, frames)
+
+
+def test_a_tracker_takes_no_secondary_steps_again_where_they_had_nothing_left_to_gain():
+    # Frame after frame at the same target, the pose where the objectives' steps ended is kept as it is,
+    # no step even tried; the obstacle moved onto the arm, the steps are taken again and clear it.
+    arm, ready = panda()
+    target, orientation = arm.forward(ready)[-1], arm.world_rotations(ready)[-1]
+    elbow = arm.forward(ready)[3]
+    sphere = AvoidSphere((elbow[0] + 1.0, elbow[1], elbow[2]), 0.1)
+    limits = CountedLimits()
+    tracker = ikcore.Tracker(arm, "dls", start=ready, max_iterations=200, secondary=[sphere, limits])
+    first = tracker(target, orientation)
+    assert first.converged and first.iterations > 0 and limits.asked > 0
+    asked = limits.asked
+    for _ in range(3):
+        again = tracker(target, orientation)
+        assert again.converged and again.iterations == 0 and again.rotations == first.rotations
+    assert limits.asked == asked
+    sphere.center = elbow
+    moved = tracker(target, orientation)
+    assert moved.converged and moved.iterations > 0
+    assert sphere.measure(arm, moved.frames) > sphere.measure(arm, first.frames) + 0.02

@@ -170,11 +170,12 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
     frames = result.frames or search.settle(result.kept)
     iterations, errors = result.iterations, result.errors
+    polished = None
     if result.frames is not None and problem.secondary and iterations < budget:
-        frames, more = polish(search, frames, budget - iterations)
+        frames, more, polished = polish(search, frames, budget - iterations, problem.polished)
         iterations += more
         errors += [problem.error(frames)] * more
-    outcome = Outcome(frames, iterations, errors, result.stalled)
+    outcome = Outcome(frames, iterations, errors, result.stalled, polished)
     return poles.turned(problem, outcome, steps) if turn else outcome
 
 

@@ -23,6 +23,14 @@ next starts at twice the length the last one kept. The steps stop when the
 cost stops falling (by less than :data:`SETTLED` of itself), when no step is
 kept, or at the budget: every step, secondary or back to the target, counts as
 an iteration.
+
+Frame after frame (a :class:`~ikcore.Tracker`), a solve starts from the pose
+the last one returned. Where the steps ended there with nothing left to gain
+(the cost settled, or no step was kept) and the objectives' cost has not
+changed since by more than :data:`STILL` of itself (the target moved a little,
+an obstacle stood still or stayed clear), the steps would find next to
+nothing: they are not taken, and the cost they ended at stays the reference,
+so that small changes frame after frame add up until the steps act again.
 """
 
 from ...objectives import descent, total_cost
@@ -45,37 +53,56 @@ RETURNS = 3
 TRIES = 4
 #: A secondary step shorter than this fraction of its first length ends the steps.
 MIN_SCALE = 1e-3
+#: Where the objectives' cost differs by less than this fraction from the cost at which their steps last
+#: ended with nothing to gain, the steps are not taken (see the module docstring).
+STILL = 3e-3
 
 
-def polish(search, frames, budget):
+def polish(search, frames, budget, known=None):
     """Steps of ``search`` (a :class:`~ikcore.solvers.jacobian.JacobianSearch`) from ``frames``,
     which meet its problem, that lower the secondary objectives' cost (see the module docstring),
-    at most ``budget`` of them: ``(frames, steps taken)``, ``frames`` meeting the problem."""
+    at most ``budget`` of them: ``(frames, steps taken, polished)``, ``frames`` meeting the problem,
+    ``polished`` the cost at which the steps ended with nothing left to gain, the reference for the
+    next solve from ``frames`` (``None``: they ended at the budget). ``known``: that reference from
+    the solve that returned the problem's start (``None``: not known)."""
     problem = search.problem
     chain, objectives = problem.chain, problem.secondary
+    met, cost = frames, total_cost(objectives, chain, frames)
+    if cost <= 0.0:
+        return met, 0, cost
+    if known is not None and abs(cost - known) <= STILL * known:
+        return met, 0, known
     slack = max(SLACK * problem.tolerance, SLACK_REACH * chain.reach)
     slack_angle = max(SLACK * problem.orientation_tolerance, SLACK_ANGLE)
     search.take(frames)
     search.rule.relax()
-    met, cost = frames, total_cost(objectives, chain, frames)
+    tried = [None, cost]  # the last pose a secondary step tried, and its cost
 
     def keep(new, e):
         angle = problem.orientation_error(new)
-        return problem.error(new) <= slack and (angle is None or angle <= slack_angle) and \
-            total_cost(objectives, chain, new) < cost
+        if problem.error(new) > slack or (angle is not None and angle > slack_angle):
+            return False
+        tried[:] = new, total_cost(objectives, chain, new)
+        return tried[1] < cost
 
     taken, scale = 0, 1.0
-    while cost > 0.0 and taken < budget and scale > MIN_SCALE:
+    while taken < budget:
+        if scale <= MIN_SCALE:
+            return met, taken, cost
         search.iteration += 1
         step = search.attempt(descent(objectives, chain, met), keep, scale, MAX_TURN, TRIES)
         if step is None:
             search.iteration -= 1
-            break
+            return met, taken, cost
         taken += 1
         search.take(step.frames, step.residual, step.angles)
         taken += back_to_target(search, budget - taken)
         new = search.frames
-        new_cost = total_cost(objectives, chain, new) if problem.met(new) else cost
+        if not problem.met(new):
+            new_cost = cost
+        else:
+            # (The pose the secondary step made, when no step back was needed: its cost is known.)
+            new_cost = tried[1] if new is tried[0] else total_cost(objectives, chain, new)
         if not new_cost < cost * (1.0 - 1e-9):
             # Back on the target the cost did not fall (or the end did not get back): from the last pose
             # that met it again, a shorter step.
@@ -86,8 +113,8 @@ def polish(search, frames, budget):
         met, cost = new, new_cost
         scale = min(1.0, 2.0 * step.scale)
         if settled:
-            break
-    return met, taken
+            return met, taken, cost
+    return met, taken, None
 
 
 def back_to_target(search, budget):
