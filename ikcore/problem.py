@@ -74,11 +74,12 @@ class Problem:
     settings : Settings
         And, for short, its ``tolerance``, ``max_iterations``,
         ``orientation_tolerance``, ``options`` and ``secondary``.
-    polished : float or None
-        The secondary objectives' weighted cost at the start pose when the
-        secondary steps of the solve that returned it ended there with nothing
-        left to gain (:attr:`Outcome.polished`: a :class:`~ikcore.Tracker`
-        hands it on); ``None``: not known.
+    polished : Polished or None
+        What the secondary steps of the solve that returned the start pose left
+        for the next (:class:`ikcore.solvers.jacobian.secondary.Polished`: the
+        cost at which they ended with nothing left to gain, the length of the
+        next step), which a :class:`~ikcore.Tracker` hands on from
+        :attr:`Outcome.polished`; ``None``: not known.
     """
 
     __slots__ = ("chain", "target", "start", "start_error", "orientation", "pole", "settings", "tolerance",
@@ -168,10 +169,10 @@ class Outcome:
         The start's error, then the error after each iteration.
     stalled : bool
         The method stopped because progress stopped.
-    polished : float or None
-        The secondary objectives' weighted cost at ``frames`` when the
-        secondary steps ended there with nothing left to gain (see
-        :mod:`ikcore.solvers.jacobian.secondary`); else ``None``.
+    polished : Polished or None
+        What the secondary steps left for the next solve from ``frames``
+        (:class:`ikcore.solvers.jacobian.secondary.Polished`); ``None`` where
+        none were taken.
     """
 
     __slots__ = ("frames", "iterations", "errors", "stalled", "polished")

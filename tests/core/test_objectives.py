@@ -371,6 +371,13 @@ def test_a_tracker_takes_no_secondary_steps_again_where_they_had_nothing_left_to
         again = tracker(target, orientation)
         assert again.converged and again.iterations == 0 and again.rotations == first.rotations
     assert limits.asked == asked
+    # The target nudged: the task steps the hand onto it, the joints turn by a hair, and the objectives'
+    # gain there is of the order of its square: no secondary step. Moved farther, they act again.
+    nudged = tracker((target[0] + 3e-3, target[1], target[2]), orientation)
+    assert nudged.converged and nudged.iterations > 0 and limits.asked == asked
+    farther = tracker((target[0] + 0.1, target[1], target[2]), orientation)
+    assert farther.converged and limits.asked > asked
+    tracker(target, orientation)
     sphere.center = elbow
     moved = tracker(target, orientation)
     assert moved.converged and moved.iterations > 0
