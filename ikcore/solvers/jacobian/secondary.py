@@ -63,7 +63,7 @@ MIN_SCALE = 1e-3
 #: Where no joint turned by more than MOVED radians from the pose where the steps last ended with nothing
 #: to gain, and the objectives' cost at that pose differs by less than STILL of itself from what it was then,
 #: the steps are not taken (see the module docstring).
-MOVED = 0.01
+MOVED = 0.03
 STILL = 3e-3
 #: The least length (a fraction of MAX_TURN) a solve's first secondary step starts at, whatever the last
 #: solve's steps shrank to: where the objectives move, the steps soon grow again.
