@@ -58,7 +58,7 @@ class AngleRange:
 
     def clamp(self, a):
         """The angle of the arc nearest to ``a``, measured around the circle."""
-        if self.full:
+        if self.full or self.lo <= a <= self.hi:
             return a
         t = self.unwrap(a)
         if t <= self.hi:

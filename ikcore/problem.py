@@ -74,10 +74,16 @@ class Problem:
     settings : Settings
         And, for short, its ``tolerance``, ``max_iterations``,
         ``orientation_tolerance``, ``options`` and ``secondary``.
+    polished : Polished or None
+        What the secondary steps of the solve that returned the start pose left
+        for the next (:class:`ikcore.solvers.jacobian.secondary.Polished`: the
+        cost at which they ended with nothing left to gain, the length of the
+        next step), which a :class:`~ikcore.Tracker` hands on from
+        :attr:`Outcome.polished`; ``None``: not known.
     """
 
     __slots__ = ("chain", "target", "start", "start_error", "orientation", "pole", "settings", "tolerance",
-                 "max_iterations", "orientation_tolerance", "options", "secondary")
+                 "max_iterations", "orientation_tolerance", "options", "secondary", "polished")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -92,6 +98,7 @@ class Problem:
         self.orientation_tolerance = settings.orientation_tolerance
         self.options = settings.options
         self.secondary = settings.secondary
+        self.polished = None
 
     @property
     def nearest(self):
@@ -162,15 +169,20 @@ class Outcome:
         The start's error, then the error after each iteration.
     stalled : bool
         The method stopped because progress stopped.
+    polished : Polished or None
+        What the secondary steps left for the next solve from ``frames``
+        (:class:`ikcore.solvers.jacobian.secondary.Polished`); ``None`` where
+        none were taken.
     """
 
-    __slots__ = ("frames", "iterations", "errors", "stalled")
+    __slots__ = ("frames", "iterations", "errors", "stalled", "polished")
 
-    def __init__(self, frames, iterations, errors, stalled=False):
+    def __init__(self, frames, iterations, errors, stalled=False, polished=None):
         self.frames = frames
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
+        self.polished = polished
 
 
 #: Farthest a target or pole may lie from the chain's root (see :data:`ikcore.chain.LARGEST`).

@@ -145,8 +145,14 @@ def test_gram_and_products_agree_with_the_columns(seed, m):
     qs = random_pose(MIXED, rng)
     jac = jacobian_of(MIXED, qs, 0.5 if m == 6 else None)
     if seed % 2:
-        jac.block(2, rot.normalize((rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1), 0.0))[:3])
+        # Summed before the blocks: the blocked hinge's column leaves it, the ball joint's sums again.
+        assert len(jac.gram()) == m
         jac.block(1, jac.bases[1][0])
+        jac.block(2, rot.normalize((rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1), 0.0))[:3])
+    elif seed % 4 == 2:
+        # A hinge blocked after the sums: its column's share is taken out.
+        assert len(jac.gram()) == m
+        jac.block(3, jac.bases[3][0])
     cols = columns(MIXED, jac)
     J = np.array([col for _, _, col in cols]).T
     assert np.allclose(jac.gram(), J @ J.T)
@@ -203,7 +209,7 @@ def test_a_step_turns_the_subtree_about_the_joint():
     frames = kinematics.rest(chain)
     jac = JointJacobian(chain, frames, 0.0, False)
     # Joint 1 turns a quarter about +z: points 2 and 3 swing about point 1.
-    new = stepped(chain, frames, jac, [None, (0.0, 0.0, 0.5 * math.pi), None], 1.0, jac_module.MAX_STEP)
+    new, angles = stepped(chain, frames, jac, [None, (0.0, 0.0, 0.5 * math.pi), None], 1.0, jac_module.MAX_STEP)
     # The step is capped at MAX_STEP radians.
     angle = min(jac_module.MAX_STEP, 0.5 * math.pi)
     assert new.points[2] == pytest.approx((1 + math.cos(angle), math.sin(angle), 0.0))
@@ -219,7 +225,7 @@ def test_a_step_applies_the_limits_like_the_constraints(seed):
     frames = kinematics.settle(chain, random_pose(chain, rng))
     jac = JointJacobian(chain, frames, 0.0, False)
     turns = jac.transpose([rng.uniform(-1, 1) for _ in range(3)])
-    new = stepped(chain, frames, jac, turns, 1.0, jac_module.MAX_STEP)
+    new, angles = stepped(chain, frames, jac, turns, 1.0, jac_module.MAX_STEP)
     assert max(chain.violations(new.rotations)) <= 1e-9
     assert all(math.dist(p, q) <= 1e-12 for p, q in zip(new.points, chain.forward(new.rotations)))
     # Hinges took the turn along their axes (all turns shrunk alike to the largest step): their angles
@@ -229,6 +235,9 @@ def test_a_step_applies_the_limits_like_the_constraints(seed):
         joint = chain.plan.joints[j]
         expected = joint.range.clamp(jac.angles[j] + k * sum(a * b for a, b in zip(turns[j], jac.bases[j][0])))
         assert hinge_angle(joint, new.rotations[j]) == pytest.approx(expected, abs=1e-12)
+        # The angles that come with the pose are its own, for the next Jacobian.
+        assert angles[j] == pytest.approx(expected, abs=1e-12)
+    assert JointJacobian(chain, new, 0.0, False).angles == pytest.approx(angles, abs=1e-12)
 
 
 def test_limit_directions_point_outward():

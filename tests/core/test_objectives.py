@@ -309,13 +309,21 @@ def measure_gain(which, before, after, reach):
     return (after - before) / (reach if which == "avoid_sphere" else 1.0)
 
 
-@pytest.mark.parametrize("method", ["dls", "pseudo_inverse"])
+#: The share of the cases an objective must clearly improve, by method. fabrik_dls's reach (FABRIK, which
+#: bends every joint a little) often ends near the least rest cost the task's self-motion allows already: in
+#: 7 of the 20 cases TowardRest then gains less than 2% over it, though it ends as low as dls with it does
+#: (or lower, within 1%, in 18 of the 20).
+CLEAR_SHARE = {"dls": 0.7, "pseudo_inverse": 0.7, "fabrik_dls": 0.6}
+
+
+@pytest.mark.parametrize("method", ["dls", "pseudo_inverse", "fabrik_dls"])
 @pytest.mark.parametrize("which", ["toward_rest", "away_from_limits", "avoid_sphere"])
 def test_each_objective_improves_its_measure(method, which):
     # No case worse than the same solve without the objective (by more than 1e-4 of its scale), seven in
     # ten clearly better (14 to 20 of the 20 are, by method and objective; the rest are poses the task
     # leaves little freedom to improve: a forearm the hand's pose pins down, a joint nearest its limit
-    # that the null space cannot turn, a pose already near the least rest cost its self-motion reaches).
+    # that the null space cannot turn, a pose already near the least rest cost its self-motion reaches),
+    # six in ten for fabrik_dls (see CLEAR_SHARE).
     gains = []
     for case in fixed_cases():
         label, chain = case[0], case[1]
@@ -334,4 +342,43 @@ def test_each_objective_improves_its_measure(method, which):
                             chain.reach)
         assert gain > -1e-4, (label, gain)
         gains.append(gain)
-    assert sum(g >= CLEARLY[which] for g in gains) >= 0.7 * len(gains), gains
+    assert sum(g >= CLEARLY[which] for g in gains) >= CLEAR_SHARE[method] * len(gains), gains
+
+
+class CountedLimits(AwayFromLimits):
+    """AwayFromLimits counting the gradients asked of it (each a secondary step tried)."""
+
+    asked = 0
+
+    def gradient(self, chain, frames):
+        self.asked += 1
+        return super().gradient(chain, frames)
+
+
+def test_a_tracker_takes_no_secondary_steps_again_where_they_had_nothing_left_to_gain():
+    # Frame after frame at the same target, the pose where the objectives' steps ended is kept as it is,
+    # no step even tried; the obstacle moved onto the arm, the steps are taken again and clear it.
+    arm, ready = panda()
+    target, orientation = arm.forward(ready)[-1], arm.world_rotations(ready)[-1]
+    elbow = arm.forward(ready)[3]
+    sphere = AvoidSphere((elbow[0] + 1.0, elbow[1], elbow[2]), 0.1)
+    limits = CountedLimits()
+    tracker = ikcore.Tracker(arm, "dls", start=ready, max_iterations=200, secondary=[sphere, limits])
+    first = tracker(target, orientation)
+    assert first.converged and first.iterations > 0 and limits.asked > 0
+    asked = limits.asked
+    for _ in range(3):
+        again = tracker(target, orientation)
+        assert again.converged and again.iterations == 0 and again.rotations == first.rotations
+    assert limits.asked == asked
+    # The target nudged: the task steps the hand onto it, the joints turn by a hair, and the objectives'
+    # gain there is of the order of its square: no secondary step. Moved farther, they act again.
+    nudged = tracker((target[0] + 3e-3, target[1], target[2]), orientation)
+    assert nudged.converged and nudged.iterations > 0 and limits.asked == asked
+    farther = tracker((target[0] + 0.1, target[1], target[2]), orientation)
+    assert farther.converged and limits.asked > asked
+    tracker(target, orientation)
+    sphere.center = elbow
+    moved = tracker(target, orientation)
+    assert moved.converged and moved.iterations > 0
+    assert sphere.measure(arm, moved.frames) > sphere.measure(arm, first.frames) + 0.02

@@ -44,9 +44,11 @@ to the last one turn, and the last keeps its rotation. The turn is kept where
 the limits let the target stay met as well.
 """
 
+from typing import NamedTuple
+
 from ...checks import check_float
 from ...errors import IKError
-from ...kinematics import placed
+from ...kinematics import Frames, placed
 from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
@@ -134,6 +136,10 @@ class Rule:
     def reset(self):
         pass
 
+    def relax(self):
+        """Take the least damping the rule allows (the secondary objectives' steps, once the target
+        is met: see :mod:`.secondary`)."""
+
 
 def _plus(a, b):
     """``a + b`` for two world turns, either of which may be ``None`` (none)."""
@@ -164,12 +170,23 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
     frames = result.frames or search.settle(result.kept)
     iterations, errors = result.iterations, result.errors
+    polished = None
     if result.frames is not None and problem.secondary and iterations < budget:
-        frames, more = polish(search, frames, budget - iterations)
+        frames, more, polished = polish(search, frames, budget - iterations, problem.polished)
         iterations += more
         errors += [problem.error(frames)] * more
-    outcome = Outcome(frames, iterations, errors, result.stalled)
+    outcome = Outcome(frames, iterations, errors, result.stalled, polished)
     return poles.turned(problem, outcome, steps) if turn else outcome
+
+
+class Step(NamedTuple):
+    """A step :meth:`JacobianSearch.attempt` kept: the pose, its residual, the scale it was taken at
+    and the pose's hinge angles (see :class:`~.joints.JointJacobian`)."""
+
+    frames: Frames
+    residual: list
+    scale: float
+    angles: list
 
 
 class JacobianSearch(Search):
@@ -188,9 +205,10 @@ class JacobianSearch(Search):
         self.iteration = 0
         self.take(problem.start)
 
-    def take(self, frames, e=None):
-        """Step from ``frames`` on (``e``: its residual, when known)."""
+    def take(self, frames, e=None, angles=None):
+        """Step from ``frames`` on (``e``: its residual, ``angles`` its hinges' angles, when known)."""
         self.frames = frames
+        self.angles = angles
         self.e = residual(self.problem, frames, self.c) if e is None else e
         self.F = sum(v * v for v in self.e)
         self.error = self.problem.error(frames)
@@ -208,17 +226,17 @@ class JacobianSearch(Search):
         if candidate is None:
             self.stuck = True
             return
-        self.take(candidate[0], candidate[1])
+        self.take(candidate.frames, candidate.residual, candidate.angles)
         self.stuck = self.F > (1.0 - self.rule.least_gain) ** 2 * F
 
     def attempt(self, descent, keep, scale=1.0, max_step=MAX_STEP, tries=MAX_ATTEMPTS):
         """One step (see the module docstring) from :attr:`frames`, starting at ``scale`` of its
-        length (no joint turning more than ``max_step``): ``(frames, residual, scale)`` of the first
-        of at most ``tries`` that ``keep(frames, residual)`` keeps, or ``None`` when none is.
+        length (no joint turning more than ``max_step``): the :class:`Step` of the first of at most
+        ``tries`` that ``keep(frames, residual)`` keeps, or ``None`` when none is.
         ``descent``: the secondary objectives' (per joint a world vector), or ``None``; a step with
         one is halved when refused, never damped (damping shortens the task's part)."""
         chain, frames, rule = self.chain, self.frames, self.rule
-        jac = JointJacobian(chain, frames, self.c, self.oriented)
+        jac = JointJacobian(chain, frames, self.c, self.oriented, self.angles)
         limits = pose_limits(chain, frames, jac)
         blocked = {}
         for _ in range(tries):
@@ -231,9 +249,10 @@ class JacobianSearch(Search):
                 for j, d in found:
                     blocked.setdefault(j, []).append(d)
                     jac.block(j, d)
-            new = stepped(chain, frames, jac, turns, scale, max_step)
-            if new is None:
+            made = stepped(chain, frames, jac, turns, scale, max_step)
+            if made is None:
                 return None
+            new, angles = made
             e = residual(self.problem, new, self.c)
             if keep(new, e):
                 if self.steps is not None:
@@ -241,7 +260,7 @@ class JacobianSearch(Search):
                     self.steps.jacobian(self.iteration, frames, new, turns, scale, max_step, rule.damping,
                                         rule.alpha, descent is not None)
                 rule.accepted()
-                return new, e, scale
+                return Step(new, e, scale, angles)
             if descent is not None or not rule.refused():
                 scale *= 0.5
         return None

@@ -66,6 +66,9 @@ class Damped(Rule):
     def reset(self):
         self.damping = self.start
 
+    def relax(self):
+        self.damping = self.low
+
 
 def default_rule(reach, damping=0.03, adaptive=True):
     """The rule of this method's options: ``damping`` a fraction of ``reach``."""

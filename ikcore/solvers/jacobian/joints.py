@@ -23,6 +23,13 @@ For a joint that turns about any axis (``P_j = I``) the three columns sum in
 closed form, ``[|r|^2 I - r r^T, -c [r]x; c [r]x, c^2 I]``, which is linear in
 ``r`` and ``r r^T``: all such joints together cost one sum of their levers and
 one of their squares.
+
+A hinge has one column, ``[u_j; c h_j]`` with ``u_j = h_j x r_j``: it is worked
+out once per pose and serves ``J J^T``, ``J^T y`` (the hinge turns by ``(u_j .
+y_p + c h_j . y_o) h_j``) and ``J w`` alike; a hinge blocked by its limit takes
+its column's share ``[u; c h] [u; c h]^T`` out of ``J J^T`` rather than summing
+it again. Its angle comes with the pose when the step that made the pose set it
+(:func:`.turning.stepped`), else from its rotation.
 """
 
 from math import atan2, sqrt
@@ -62,38 +69,57 @@ class JointJacobian:
         Per joint, ``None`` when it turns about any axis, else a tuple of
         orthonormal world axes it turns about (a hinge's own, or what its limits
         leave; empty when they leave none).
+    hinges : list
+        Per joint its column ``(u, h)`` while it is a hinge that turns (``u = h x
+        r``, ``h`` its world axis), else ``None``.
     angles : list
         Per hinge its angle (:func:`ikcore.plan.hinge_angle`), ``None`` for other joints:
         read once for the limits and the step.
     """
 
-    __slots__ = ("m", "c", "levers", "bases", "angles", "_gram")
+    __slots__ = ("m", "c", "levers", "bases", "hinges", "angles", "_gram")
 
-    def __init__(self, chain, frames, c, oriented):
+    def __init__(self, chain, frames, c, oriented, angles=None):
+        """The Jacobian of ``frames``; ``angles``: its hinges' angles when known (else read from
+        the rotations)."""
         self.m = 6 if oriented else 3
         self.c = c if oriented else 0.0
         ex, ey, ez = frames.points[-1]
         worlds = frames.worlds
-        self.levers = [(ex - x, ey - y, ez - z) for x, y, z in frames.points[:-1]]
+        self.levers = levers = [(ex - x, ey - y, ez - z) for x, y, z in frames.points[:-1]]
         self.bases = []
-        self.angles = []
-        for j, (joint, q) in enumerate(zip(chain.plan.joints, frames.rotations)):
+        self.hinges = []
+        self.angles = [] if angles is None else angles
+        for j, joint in enumerate(chain.plan.joints):
             if joint.kind == HINGE:
-                self.bases.append(((turn(worlds[j - 1], joint.axis) if j else joint.axis),))
-                self.angles.append(hinge_angle(joint, q))
+                h = turn(worlds[j - 1], joint.axis) if j else joint.axis
+                rx, ry, rz = levers[j]
+                self.bases.append((h,))
+                self.hinges.append(((h[1] * rz - h[2] * ry, h[2] * rx - h[0] * rz, h[0] * ry - h[1] * rx), h))
+                if angles is None:
+                    self.angles.append(hinge_angle(joint, frames.rotations[j]))
             else:
                 self.bases.append(None)
-                self.angles.append(None)
+                self.hinges.append(None)
+                if angles is None:
+                    self.angles.append(None)
         self._gram = None
 
     def block(self, j, d):
         """Joint ``j`` no longer turns about the unit world direction ``d``: its basis keeps only
-        what is orthogonal to ``d`` (a hinge, which has one axis, keeps none)."""
-        self._gram = None
+        what is orthogonal to ``d`` (a hinge, which has one axis, keeps none, and its column leaves
+        ``J J^T``)."""
         basis = self.bases[j]
         if basis is not None and len(basis) == 1:
             self.bases[j] = ()
+            column = self.hinges[j]
+            self.hinges[j] = None
+            if column is None:
+                self._gram = None
+            elif self._gram is not None:
+                self._gram = self._without(self._gram, column)
             return
+        self._gram = None
         kept = []
         for a in basis if basis is not None else ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)):
             # Orthogonal to d and to the axes kept so far (Gram-Schmidt); what vanishes goes.
@@ -104,6 +130,13 @@ class JointJacobian:
             if n > 1e-6:
                 kept.append((a[0] / n, a[1] / n, a[2] / n))
         self.bases[j] = tuple(kept)
+
+    def _without(self, gram, column):
+        """``gram`` less the share ``v v^T`` of one column ``v = [u; c h]``."""
+        u, h = column
+        c = self.c
+        v = (*u, c * h[0], c * h[1], c * h[2]) if self.m == 6 else u
+        return [[g - a * b for g, b in zip(row, v)] for row, a in zip(gram, v)]
 
     def gram(self):
         """``J J^T`` as ``m`` rows of ``m`` floats (kept until an axis is blocked)."""
@@ -120,8 +153,11 @@ class JointJacobian:
         uxx = uxy = uxz = uyy = uyz = uzz = 0.0
         vxx = vxy = vxz = vyx = vyy = vyz = vzx = vzy = vzz = 0.0
         axx = axy = axz = ayy = ayz = azz = 0.0
-        for (rx, ry, rz), basis in zip(self.levers, self.bases):
-            if basis is None:
+        for (rx, ry, rz), basis, hinge in zip(self.levers, self.bases, self.hinges):
+            if hinge is not None:
+                # A hinge's column [u; c h], summed below like any single axis.
+                axes = ((hinge[1], hinge[0]),)
+            elif basis is None:
                 free += 1
                 fx += rx
                 fy += ry
@@ -133,8 +169,9 @@ class JointJacobian:
                 fyz += ry * rz
                 fzz += rz * rz
                 continue
-            for ax, ay, az in basis:
-                ux, uy, uz = ay * rz - az * ry, az * rx - ax * rz, ax * ry - ay * rx
+            else:
+                axes = [(a, (a[1] * rz - a[2] * ry, a[2] * rx - a[0] * rz, a[0] * ry - a[1] * rx)) for a in basis]
+            for (ax, ay, az), (ux, uy, uz) in axes:
                 uxx += ux * ux
                 uxy += ux * uy
                 uxz += ux * uz
@@ -187,7 +224,13 @@ class JointJacobian:
         else:
             ox = oy = oz = 0.0
         turns = []
-        for (rx, ry, rz), basis in zip(self.levers, self.bases):
+        for (rx, ry, rz), basis, hinge in zip(self.levers, self.bases, self.hinges):
+            if hinge is not None:
+                # The hinge's column against y: u . y_p + c h . y_o, along h.
+                (ux, uy, uz), h = hinge
+                t = ux * px + uy * py + uz * pz + h[0] * ox + h[1] * oy + h[2] * oz
+                turns.append((t * h[0], t * h[1], t * h[2]))
+                continue
             g = (ry * pz - rz * py + ox, rz * px - rx * pz + oy, rx * py - ry * px + oz)
             turns.append(g if basis is None else project(basis, g))
         return turns

@@ -10,7 +10,8 @@ others shrink with it, so a step near a singularity stays bounded.
 
 The pose is what :func:`ikcore.kinematics.settle` would make of the new
 rotations (unit, within the limits, through forward kinematics), built without
-clamping a hinge twice.
+clamping a hinge twice; the hinges' new angles come with it, for the next
+step's Jacobian to read rather than take them back out of the rotations.
 """
 
 from math import cos, hypot, sin, sqrt
@@ -21,9 +22,10 @@ from ...plan import HINGE
 
 
 def stepped(chain, pose, jac, turns, scale, max_step):
-    """The :class:`~ikcore.kinematics.Frames` after turning each joint of ``pose`` by ``turns[j]``
-    (world rotation vectors, ``None`` for no turn; a hinge's along its world axis) times ``scale``,
-    the largest capped at ``max_step``; ``None`` when that is no motion at all. ``jac``: the pose's
+    """``(frames, angles)``: the :class:`~ikcore.kinematics.Frames` after turning each joint of
+    ``pose`` by ``turns[j]`` (world rotation vectors, ``None`` for no turn; a hinge's along its world
+    axis) times ``scale``, the largest capped at ``max_step``, and its hinges' angles (``None`` for
+    other joints); ``None`` when that is no motion at all. ``jac``: the pose's
     :class:`~.joints.JointJacobian` (a hinge's world axis and angle)."""
     biggest = 0.0
     for w in turns:
@@ -36,6 +38,7 @@ def stepped(chain, pose, jac, turns, scale, max_step):
         return None
     k = scale * (max_step / biggest if biggest > max_step else 1.0)
     rotations = []
+    angles = list(jac.angles)
     for j, (q, w, joint) in enumerate(zip(pose.rotations, turns, chain.plan.joints)):
         if w is None:
             rotations.append(q)
@@ -45,12 +48,12 @@ def stepped(chain, pose, jac, turns, scale, max_step):
             hx, hy, hz = jac.bases[j][0]
             angle = jac.angles[j] + k * (w[0] * hx + w[1] * hy + w[2] * hz)
             limits = joint.range
-            if limits.lo <= angle <= limits.hi:
-                ax, ay, az = joint.axis
-                s = sin(0.5 * angle)
-                rotations.append((cos(0.5 * angle), ax * s, ay * s, az * s))
-            else:
-                rotations.append(joint.constraint.rotation(angle))
+            if not limits.lo <= angle <= limits.hi:
+                angle = limits.clamp(angle)
+            angles[j] = angle
+            ax, ay, az = joint.axis
+            s = sin(0.5 * angle)
+            rotations.append((cos(0.5 * angle), ax * s, ay * s, az * s))
             continue
         angle = k * hypot(w[0], w[1], w[2])
         if angle > 0.0:
@@ -66,4 +69,4 @@ def stepped(chain, pose, jac, turns, scale, max_step):
                 q = joint.clamp(q, joint.bone)
         rotations.append(q)
     worlds, points = frames(chain, rotations)
-    return Frames(rotations, worlds, points)
+    return Frames(rotations, worlds, points), angles
