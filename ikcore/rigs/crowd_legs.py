@@ -68,7 +68,7 @@ class CrowdLegs:
         self.yaw, self.femur, self.tibia = [], [], []
         self.strain = []
         self.poles = ([], [], [])
-        self.results = Legs(0)
+        self.results = Legs(0, points=False)
 
     def resize(self, walkers):
         """Lay the lists out for ``walkers`` walkers: kept angles for the legs kept, rest for new ones."""
@@ -83,7 +83,7 @@ class CrowdLegs:
         del self.strain[walkers:]
         self.strain += [0.0] * (walkers - len(self.strain))
         self.count = count
-        self.results = Legs(count)
+        self.results = Legs(count, points=False)
 
     def aim(self, walkers, bodies, gait, clamp):
         """Steps 1 and 2 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""

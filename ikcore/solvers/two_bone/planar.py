@@ -143,7 +143,7 @@ class PlanarLeg:
             solved ones.
         tolerance : float
         out : Legs
-            Where the knees, tips, errors and statuses go.
+            Where the knees and tips (unless it has none), errors and statuses go.
         """
         rx, ry, rz = self.root
         e1x, e1y, e1z = self.e1
@@ -205,10 +205,11 @@ class PlanarLeg:
                 if error > start[0] + tie:
                     error, t0, t1, kx, ky, fx, fy = start
             t0s[k], t1s[k] = t0, t1
-            knees[0][k], knees[1][k], knees[2][k] = rx + kx * e1x + ky * e2x, ry + kx * e1y + ky * e2y, \
-                rz + kx * e1z + ky * e2z
-            tips[0][k], tips[1][k], tips[2][k] = rx + fx * e1x + fy * e2x, ry + fx * e1y + fy * e2y, \
-                rz + fx * e1z + fy * e2z
+            if knees is not None:
+                knees[0][k], knees[1][k], knees[2][k] = rx + kx * e1x + ky * e2x, ry + kx * e1y + ky * e2y, \
+                    rz + kx * e1z + ky * e2z
+                tips[0][k], tips[1][k], tips[2][k] = rx + fx * e1x + fy * e2x, ry + fx * e1y + fy * e2y, \
+                    rz + fx * e1z + fy * e2z
             out.errors[k] = error
             out.status[k] = (CONVERGED if error <= tolerance
                              else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
@@ -401,12 +402,16 @@ def within(a, limits):
 
 
 class Legs:
-    """Flat arrays of results for many legs: knees and tips (three arrays each), errors, status codes."""
+    """Flat arrays of results for many legs: knees and tips (three arrays each), errors, status codes.
+
+    With ``points=False`` the knees and tips are ``None`` and :meth:`PlanarLeg.solve` leaves them out:
+    a caller that poses its legs from the angles (the crowd) reads the angles, errors and statuses only.
+    """
 
     __slots__ = ("knees", "tips", "errors", "status")
 
-    def __init__(self, count):
-        self.knees = ([0.0] * count, [0.0] * count, [0.0] * count)
-        self.tips = ([0.0] * count, [0.0] * count, [0.0] * count)
+    def __init__(self, count, points=True):
+        self.knees = ([0.0] * count, [0.0] * count, [0.0] * count) if points else None
+        self.tips = ([0.0] * count, [0.0] * count, [0.0] * count) if points else None
         self.errors = [0.0] * count
         self.status = [0] * count
