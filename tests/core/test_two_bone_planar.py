@@ -103,6 +103,21 @@ def test_the_legs_solved_together_are_the_reference_solves(seed, scale, kind, wi
             assert rot.angle_between(joint.rotation(angle), q) <= 1e-9
 
 
+def test_legs_without_points_get_the_same_angles_errors_and_statuses():
+    rng = random.Random(7)
+    chain, at = leg(rng)
+    cases = [case(rng, chain, at, kind) for kind in ("pose", "plane", "off", "root") for _ in range(5)]
+    cases = [(t, p if p is not None else at(0.0, 1.0, 0.0), s) for t, p, s in cases]
+    tolerance = 1e-3 * chain.reach
+    angles, out = solve_together(chain, cases, tolerance)
+    starts = ([chain.joints[0].angle(s[0]) for _, _, s in cases], [chain.joints[1].angle(s[1]) for _, _, s in cases])
+    targets, poles = (tuple(list(c) for c in zip(*[case[i] for case in cases])) for i in (0, 1))
+    bare = Legs(len(cases), points=False)
+    PlanarLeg(chain).solve(len(cases), targets, poles, starts, tolerance, bare)
+    assert bare.knees is None and bare.tips is None
+    assert starts == angles and bare.errors == out.errors and bare.status == out.status
+
+
 def test_only_planar_legs_are_solved_together():
     rng = random.Random(4)
     chain, _ = leg(rng)
