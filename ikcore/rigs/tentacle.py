@@ -22,7 +22,7 @@ FABRIK is the default method, solved frame to frame from the previous pose:
   horizontal: a tentacle may droop over the crown's rim; a base pinned on a
   tighter limit makes the next joints take the lean, and the tentacle coils
   at its root). Such a chain is solved by FABRIK in point space with its
-  offsets spread along it (:mod:`ikcore.solvers._fabrik_cones`), which keeps
+  offsets spread along it (:mod:`ikcore.solvers.fabrik.points`), which keeps
   the curl spread over the tentacle from frame to frame: on the scripted
   paths no joint bends more than about 18 degrees, and neighbouring joints
   differ by a few degrees at most. Without the limits FABRIK's textbook passes

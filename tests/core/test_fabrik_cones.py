@@ -1,5 +1,5 @@
 """FABRIK's restart option, and FABRIK on chains of cones about a straight rest line
-(:mod:`ikcore.solvers._fabrik_cones`): exact limits, honest results, smooth tracking."""
+(:mod:`ikcore.solvers.fabrik.points`): exact limits, honest results, smooth tracking."""
 
 import math
 import random
