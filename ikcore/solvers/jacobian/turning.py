@@ -46,14 +46,8 @@ def stepped(chain, pose, jac, turns, scale, max_step):
         if joint.kind == HINGE:
             # The turn lies along the hinge's world axis h = R_{j-1} a: its angle is w . h.
             hx, hy, hz = jac.bases[j][0]
-            angle = jac.angles[j] + k * (w[0] * hx + w[1] * hy + w[2] * hz)
-            limits = joint.range
-            if not limits.lo <= angle <= limits.hi:
-                angle = limits.clamp(angle)
-            angles[j] = angle
-            ax, ay, az = joint.axis
-            s = sin(0.5 * angle)
-            rotations.append((cos(0.5 * angle), ax * s, ay * s, az * s))
+            angle = angles[j] = joint.range.clamp(jac.angles[j] + k * (w[0] * hx + w[1] * hy + w[2] * hz))
+            rotations.append(joint.constraint.rotation(angle))
             continue
         angle = k * hypot(w[0], w[1], w[2])
         if angle > 0.0:
