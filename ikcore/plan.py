@@ -158,7 +158,8 @@ class Plan:
         The rest pose, settled.
     """
 
-    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts")
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts",
+                 "_start")
 
     def __init__(self, chain):
         self.chain = chain
@@ -170,6 +171,7 @@ class Plan:
         self._rest = None
         self._defaults = {}
         self._layouts = {}
+        self._start = (None, None)
 
     @property
     def rest(self):
@@ -179,6 +181,25 @@ class Plan:
             from .kinematics import rest
             self._rest = rest(self.chain)
         return self._rest
+
+    def start(self, rotations):
+        """The start pose of ``rotations`` (checked by :func:`~ikcore.checks.check_rotations`), settled
+        (:func:`ikcore.kinematics.settle`). The last one is kept with its rotations: a caller that
+        solves target after target from one pose (a robot from its ready pose) has it checked and
+        settled once. The rotations are compared by value; a NaN never compares equal, so a bad
+        pose is refused every time."""
+        from .checks import check_rotations
+        from .kinematics import settle
+        try:
+            key = tuple(tuple(q) for q in rotations)
+        except TypeError:
+            key = None
+        kept, frames = self._start
+        if key is None or key != kept:
+            frames = settle(self.chain, check_rotations(rotations if key is None else key, len(self.joints),
+                                                        "start"))
+            self._start = key, frames
+        return frames
 
     def default_settings(self, method):
         """The checked :class:`~ikcore.problem.Settings` of ``method`` with its defaults for this

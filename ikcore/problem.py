@@ -273,8 +273,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
     if start is None:
         start = chain.plan.rest
     elif not isinstance(start, kinematics.Frames):
-        from .checks import check_rotations
-        start = kinematics.settle(chain, check_rotations(start, chain.size, "start"))
+        start = chain.plan.start(start)
     return Problem(settings, target, start, orientation, pole)
 
 
