@@ -82,11 +82,13 @@ class Bodies:
             ny = nys[k] + w * (self.aim_ny[k] - nys[k])
             nz = nzs[k] + w * (self.aim_nz[k] - nzs[k])
             r = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
-            nxs[k], nys[k], nzs[k] = nx * r, ny * r, nz * r
-            # between(+y, n): (1 + n_y, n_z, 0, -n_x) normalised (n_y > 0: the tilt is limited).
-            tw, tx, tz = 1.0 + ny * r, nz * r, -nx * r
-            t = 1.0 / math.sqrt(tw * tw + tx * tx + tz * tz)
-            tw, tx, tz = tw * t, tx * t, tz * t
+            nx, ny, nz = nxs[k], nys[k], nzs[k] = nx * r, ny * r, nz * r
+            # between(+y, n): (1 + n_y, n_z, 0, -n_x) normalised. For a unit n its squared norm is
+            # 2 (1 + n_y): the half-angle form, w = cos(theta / 2) = sqrt((1 + n_y) / 2) with cos theta
+            # = n_y, and the axis part (n_z, 0, -n_x) / (2 w) (n_y > 0: the tilt is limited).
+            tw = math.sqrt(0.5 * (1.0 + ny))
+            t = 0.5 / tw
+            tx, tz = nz * t, -nx * t
             half = 0.5 * headings[k]
             c, s = math.cos(half), math.sin(half)
             qws[k], qxs[k], qys[k], qzs[k] = tw * c, tx * c - tz * s, tw * s, tx * s + tz * c

@@ -56,8 +56,8 @@ class CrowdLegs:
     def __init__(self, mounts):
         self.hips = [hip for hip, _, _ in mounts]
         self.bases = [base for _, base, _ in mounts]
+        self._mounts = tuple(zip(self.hips, self.bases))
         self.per_walker = len(self.hips)
-        # The planar leg with the spider's limits, and the same leg with free hinges (limits off).
         #: The leg's chain with the spider's limits, and with free hinges (limits off); the kernel of each.
         self.chains = {True: Chain(LEG_POINTS, leg_joints()),
                        False: Chain(LEG_POINTS, [Hinge((0.0, 0.0, 1.0))] * 2)}
@@ -89,7 +89,6 @@ class CrowdLegs:
         """Steps 1 and 2 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
         xs, ys, zs, yaws, strain = self.xs, self.ys, self.zs, self.yaw, self.strain
         fxs, fys, fzs = gait.fx, gait.fy, gait.fz
-        legs = tuple(zip(self.hips, self.bases))
         n = 0
         for k in range(walkers.count):
             bx, by, bz = walkers.x[k], bodies.y[k], walkers.z[k]
@@ -99,7 +98,7 @@ class CrowdLegs:
             r01, r11, r21 = 2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x)
             r02, r12, r22 = 2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)
             most = 0.0
-            for (hx, hy, hz), base in legs:
+            for (hx, hy, hz), base in self._mounts:
                 dx, dy, dz = fxs[n] - bx, fys[n] - by, fzs[n] - bz
                 lx = r00 * dx + r10 * dy + r20 * dz - hx
                 ly = r01 * dx + r11 * dy + r21 * dz - hy

@@ -36,18 +36,21 @@ class HeightGrid:
         self.step = grid["step"]
         self.resolution = grid["resolution"]
         self.heights = grid["heights"]
-        # The farthest cell index (its far corners are the grid's last).
+        # The far edge in steps, and the farthest cell index (its far corners are the grid's last).
+        self._edge = float(self.resolution - 1)
         self._last = self.resolution - 2
 
     def height(self, x, z):
         """The drawn height at ``(x, z)``."""
-        fx = (x + self.half) / self.step
-        fz = (z + self.half) / self.step
-        last = self._last
-        c = min(max(math.floor(fx), 0), last)
-        r = min(max(math.floor(fz), 0), last)
-        u = min(max(fx - c, 0.0), 1.0)
-        v = min(max(fz - r, 0.0), 1.0)
+        # The point in steps from the near corner, brought onto the square (off it, the nearest
+        # edge); then its cell, the last one for a point on the far edge, and its place across it.
+        edge, last = self._edge, self._last
+        fx = min(max((x + self.half) / self.step, 0.0), edge)
+        fz = min(max((z + self.half) / self.step, 0.0), edge)
+        c = min(math.floor(fx), last)
+        r = min(math.floor(fz), last)
+        u = fx - c
+        v = fz - r
         h = self.heights
         i = r * self.resolution + c
         h10 = h[i + 1]

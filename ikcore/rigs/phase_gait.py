@@ -83,6 +83,7 @@ class PhaseGait:
         self.rest = list(rest)
         self.legs = len(self.rest)
         self.group_legs = [[i for i, g in enumerate(groups) if g == group] for group in (0, 1)]
+        self._groups = tuple(enumerate(self.group_legs))
         self.ground = ground
         self.rng = random.Random(seed)
         self.count = 0
@@ -122,18 +123,17 @@ class PhaseGait:
     def update(self, dt, walkers):
         """Advance every walker's phase by ``dt`` seconds; lift, carry and land its feet."""
         self.changed.clear()
-        vxs, vzs = walkers.vx, walkers.vz
+        speeds = walkers.speed
         phases, swinging = self.phase, self.swinging
         legs = self.legs
-        groups = tuple(enumerate(self.group_legs))
         stance = (1.0 - SWING) / STRIDE
         for k in range(self.count):
-            f = min(F_MAX, max(F_MIN, stance * math.hypot(vxs[k], vzs[k])))
+            f = min(F_MAX, max(F_MIN, stance * speeds[k]))
             p = phases[k] + f * dt
             if p >= 1.0:
                 p -= 1.0
             phases[k] = p
-            for g, group in groups:
+            for g, group in self._groups:
                 # Group g's phase: half a cycle after group 0's.
                 psi = p + 0.5 * g
                 if psi >= 1.0:
@@ -154,7 +154,7 @@ class PhaseGait:
         most = TURN_RATE * lead
         turn = min(most, max(-most, walkers.left[k]))
         heading = walkers.heading[k] + 0.5 * turn
-        travel = math.hypot(walkers.vx[k], walkers.vz[k]) * lead
+        travel = walkers.speed[k] * lead
         x0 = walkers.x[k] + travel * math.cos(heading)
         z0 = walkers.z[k] - travel * math.sin(heading)
         heading += 0.5 * turn

@@ -41,11 +41,11 @@ class Walkers:
     ----------
     x, z, heading : list of float
         Where each walker is and where it faces.
-    vx, vz : list of float
-        Its velocity in the last step.
+    speed : list of float
+        How fast it walked in the last step (units per second, along its heading).
     left : list of float
         The angle it has still to turn towards its destination (radians, into
-        ``(-pi, pi]``): with the velocity, what the gait plans steps with.
+        ``(-pi, pi]``): with the speed, what the gait plans steps with.
     pace : list of float
         Its own speed factor (:data:`PACE`).
     """
@@ -55,19 +55,19 @@ class Walkers:
         self.rng = random.Random(seed)
         self.count = 0
         self.x, self.z, self.heading, self.pace = [], [], [], []
-        self.vx, self.vz, self.left, self.goal_x, self.goal_z = [], [], [], [], []
+        self.speed, self.left, self.goal_x, self.goal_z = [], [], [], []
 
     def resize(self, count, places):
         """Keep the first ``count`` walkers (those already walking carry on), adding new ones at
         ``places[k] = (x, z, heading)`` for walker ``k``."""
         rng = self.rng
-        columns = (self.x, self.z, self.heading, self.pace, self.vx, self.vz, self.left, self.goal_x, self.goal_z)
+        columns = (self.x, self.z, self.heading, self.pace, self.speed, self.left, self.goal_x, self.goal_z)
         for column in columns:
             del column[count:]
         for k in range(self.count, count):
             x, z, heading = places[k]
             gx, gz = self._pick()
-            for column, value in zip(columns, (x, z, heading, rng.uniform(*PACE), 0.0, 0.0, 0.0, gx, gz)):
+            for column, value in zip(columns, (x, z, heading, rng.uniform(*PACE), 0.0, 0.0, gx, gz)):
                 column.append(value)
         self.count = count
 
@@ -79,7 +79,7 @@ class Walkers:
         """Turn and walk every walker for ``dt`` seconds at ``speed`` (units per second) times its pace,
         held back by its legs' ``strain`` (radians, per walker: see the module docstring)."""
         xs, zs, headings, paces = self.x, self.z, self.heading, self.pace
-        vxs, vzs, lefts, gxs, gzs = self.vx, self.vz, self.left, self.goal_x, self.goal_z
+        speeds, lefts, gxs, gzs = self.speed, self.left, self.goal_x, self.goal_z
         for k in range(self.count):
             x, z = xs[k], zs[k]
             dx, dz = gxs[k] - x, gzs[k] - z
@@ -93,14 +93,12 @@ class Walkers:
             step = most if err > most else -most if err < -most else err
             heading = headings[k] = wrap_angle(headings[k] + step)
             left = lefts[k] = err - step
-            v = speed * paces[k] * leash * max(0.0, math.cos(left))
-            vx, vz = v * math.cos(heading), -v * math.sin(heading)
-            xs[k] = x + vx * dt
-            zs[k] = z + vz * dt
-            vxs[k], vzs[k] = vx, vz
+            v = speeds[k] = speed * paces[k] * leash * max(0.0, math.cos(left))
+            xs[k] = x + v * math.cos(heading) * dt
+            zs[k] = z - v * math.sin(heading) * dt
 
     def halt(self):
-        """Stand still: no velocity, no turn (the gait's steps then land where the feet rest)."""
-        vxs, vzs, lefts = self.vx, self.vz, self.left
+        """Stand still: no speed, no turn (the gait's steps then land where the feet rest)."""
+        speeds, lefts = self.speed, self.left
         for k in range(self.count):
-            vxs[k] = vzs[k] = lefts[k] = 0.0
+            speeds[k] = lefts[k] = 0.0

@@ -140,6 +140,27 @@ def test_at_full_stretch_the_leg_is_exactly_straight():
         assert ref.rotations[1] == (1.0, 0.0, 0.0, 0.0) or rot.angle(ref.rotations[1]) == 0.0
 
 
+def test_angles_posed_at_the_ends_of_their_ranges_never_leave_them():
+    # A target the leg reaches with a joint on an end of its range: the side found by the cosine
+    # tests lies within both ranges, and rounding must not put its angle a hair past the end (about
+    # one solve in fifty did, for ranges whose numbers are atan2's own, before the ends were guarded).
+    rng = random.Random(7)
+    for _ in range(60):
+        (lo0, hi0), (lo1, hi1) = sorted((rng.uniform(-170, 170), rng.uniform(-170, 170))), \
+            sorted((rng.uniform(-170, 170), rng.uniform(-170, 170)))
+        l1, l2 = rng.uniform(0.3, 1.0), rng.uniform(0.3, 1.0)
+        chain = Chain([(0, 0, 0), (l1, 0, 0), (l1 + l2, 0, 0)], [Hinge((0, 0, 1), lo0, hi0), Hinge((0, 0, 1), lo1, hi1)])
+        leg = PlanarLeg(chain)
+        ends = [(math.radians(rng.choice((lo0, hi0, rng.uniform(lo0, hi0)))), math.radians(rng.choice((lo1, hi1))))
+                for _ in range(40)]
+        targets = tuple(list(c) for c in zip(*((l1 * math.cos(a) + l2 * math.cos(a + b),
+                                                l1 * math.sin(a) + l2 * math.sin(a + b), 0.0) for a, b in ends)))
+        t0s, t1s = [0.0] * len(ends), [0.0] * len(ends)
+        leg.solve(len(ends), targets, None, (t0s, t1s), 1e-9 * chain.reach, Legs(len(ends)))
+        assert all(math.radians(lo0) <= t <= math.radians(hi0) for t in t0s)
+        assert all(math.radians(lo1) <= t <= math.radians(hi1) for t in t1s)
+
+
 def test_the_spider_solves_its_legs_together_and_draws_what_it_solved():
     scene = make_scene("spider")
     for _ in range(30):

@@ -28,7 +28,7 @@ place. Its results are the reference's for the same call (tests hold them to
 it: the same status, points within ``1e-9`` of the reach).
 """
 
-from math import atan2, cos, fmod, hypot, pi, sin, sqrt
+from math import atan2, cos, fmod, hypot, inf, pi, sin, sqrt
 
 from ... import rotation as rot
 from ...kinematics import Frames
@@ -36,6 +36,8 @@ from ...plan import HINGE
 from . import TIE, triangle
 
 _TWO_PI = 2.0 * pi
+#: How far inside atan2's ``(-pi, pi]`` a range's ends must keep for its numbers to be atan2's own.
+CLEAR = 1e-6
 #: Status codes, indices into :data:`ikcore.STATUSES`.
 CONVERGED, UNREACHABLE, STALLED = 0, 1, 3
 
@@ -59,6 +61,16 @@ def _arc(limits):
     lo, hi, full = limits
     mid, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
     return cos(mid), sin(mid), cos(half), full
+
+
+def _bounds(limits):
+    """A range ``(lo, hi, full)`` as bounds ``(lo, hi)`` on atan2's angles where its numbers are
+    atan2's own: a whole turn (no bounds), or an arc within ``(-pi, pi]`` clear of its ends by
+    :data:`CLEAR`; ``None`` for any other (its angles must be brought into its numbering)."""
+    lo, hi, full = limits
+    if full:
+        return -inf, inf
+    return (lo, hi) if -pi + CLEAR < lo and hi < pi - CLEAR else None
 
 
 def clamp_angle(a, lo, hi, full):
@@ -87,6 +99,11 @@ class PlanarLeg:
         Bone 1's rest angle from ``e1``.
     hip, knee : (lo, hi, full)
         The hinges' ranges.
+    bounds : (lo0, hi0, lo1, hi1) or None
+        Where both ranges number their angles as atan2 does (a whole turn, or
+        an arc within ``(-pi, pi]`` clear of its ends): the bounds a side's
+        angles are kept within (no bounds for a whole turn); ``None`` for other
+        ranges, whose angles are brought into their numbering (:func:`clamp_angle`).
     """
 
     def __init__(self, chain):
@@ -103,6 +120,8 @@ class PlanarLeg:
         self.hip, self.knee = _range(joints[0]), _range(joints[1])
         self.cos_psi, self.sin_psi = cos(self.psi), sin(self.psi)
         self.hip_arc, self.knee_arc = _arc(self.hip), _arc(self.knee)
+        hip, knee = _bounds(self.hip), _bounds(self.knee)
+        self.bounds = None if hip is None or knee is None else (*hip, *knee)
         # The tip's distance from the root with the knee on either end of its range.
         self.knee_reaches = tuple(sqrt(max(0.0, self.l1 ** 2 + self.l2 ** 2 + 2.0 * self.l1 * self.l2 * cos(self.psi + a)))
                                   for a in self.knee[:2])
@@ -239,8 +258,16 @@ class PlanarLeg:
         """The pose of a side that meets the triangle within both ranges: ``side`` is bone 0's
         direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``."""
         hx, hy, kc, ks = side
-        return (error, clamp_angle(atan2(hy, hx), *self.hip), clamp_angle(atan2(ks, kc), *self.knee),
-                self.l1 * hx, self.l1 * hy, fx, fy)
+        t0, t1 = atan2(hy, hx), atan2(ks, kc)
+        if self.bounds is None:
+            t0, t1 = clamp_angle(t0, *self.hip), clamp_angle(t1, *self.knee)
+        else:
+            # The cosine tests put both angles within their ranges, whose numbers are atan2's own
+            # (:attr:`bounds`): at most rounding leaves one a hair past an end.
+            lo0, hi0, lo1, hi1 = self.bounds
+            t0 = lo0 if t0 < lo0 else hi0 if t0 > hi0 else t0
+            t1 = lo1 if t1 < lo1 else hi1 if t1 > hi1 else t1
+        return (error, t0, t1, self.l1 * hx, self.l1 * hy, fx, fy)
 
     def _direction(self, x, y, z, d, t0, t1):
         """The target's unit direction in plane coordinates; for a target on the root, the
