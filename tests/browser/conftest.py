@@ -252,6 +252,21 @@ def pytest_configure(config):
                             "context (viewport, has_touch, is_mobile, reduced_motion...)")
 
 
+#: What Playwright says when Chromium's renderer process dies under a page.
+CRASHED = r"Target crashed|Page crashed"
+
+
+def pytest_collection_modifyitems(items):
+    """A browser test whose page's renderer process died (on a loaded machine Chromium now and then
+    loses one while a page loads, in no test in particular) runs once more, in a new context: the
+    crash says nothing of the page. Any other failure stands, and so does a second crash
+    (pytest-rerunfailures, pinned in build/requirements-test.txt)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=[CRASHED]))
+
+
 @pytest.fixture
 def demo(chromium, request):
     """A new browser context (its own empty cache and storage) with one page, watched (see above). A test
