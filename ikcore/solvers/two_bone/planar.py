@@ -169,6 +169,7 @@ class PlanarLeg:
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
         long, short = self.l1 + self.l2, self.l1 - self.l2
+        fold = abs(short)
         cpsi, spsi = self.cos_psi, self.sin_psi
         hmx, hmy, hcw, hfull = self.hip_arc
         kmx, kmy, kcw, kfull = self.knee_arc
@@ -189,7 +190,7 @@ class PlanarLeg:
                 # The triangle: alpha at the root, gamma between the bones, by the law of cosines in
                 # half-angle form (as triangle()): 1 +- cos of each angle as products of the sides,
                 # the distance clamped into the shell (dc).
-                dc = min(max(d, abs(short)), long)
+                dc = min(max(d, fold), long)
                 p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
                 ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
                 p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
@@ -208,10 +209,12 @@ class PlanarLeg:
                 met2 = knee2 and (hfull or h2x * hmx + h2y * hmy >= hcw)
                 exact = sqrt((dc - rho) ** 2 + z * z)
                 # One side meets the triangle and the other's knee is out of range: clamped onto lo
-                # or hi, its tip stays reach_lo or reach_hi from the root. Where that is farther than
-                # the triangle's error, the first side wins outright (most targets).
+                # or hi, its tip stays reach_lo or reach_hi from the root, so it comes no nearer the
+                # target than hypot(reach - rho, z). Where that is farther than the triangle's error,
+                # the first side wins outright (most targets). (The two compared by their squares.)
+                off_lo, off_hi, bound = reach_lo - rho, reach_hi - rho, exact + tie
                 if (met1 != met2 and not (knee1 and knee2)
-                        and hypot(min(abs(reach_lo - rho), abs(reach_hi - rho)), z) > exact + tie):
+                        and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
                     pose = self._met((h1x, h1y, k1c, k1s) if met1 else (h2x, h2y, k2c, k2s), exact, dc * ux, dc * uy)
                 elif met1 or met2:
                     pose = self._weigh((x, y, z, d), (t0s[k], t1s[k]), self._pole(poles, k), tie, exact, dc,
