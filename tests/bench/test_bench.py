@@ -14,7 +14,7 @@ import ikcore
 from ikcore.solvers import fabrik
 
 from . import batched, legs_block, problems, reference, run, solves
-from .timing import Impl, median_ratio, run_interleaved
+from .timing import Impl, run_interleaved
 
 pytestmark = pytest.mark.benchmark
 
@@ -26,10 +26,13 @@ def fabrik_vs_floor(n):
     impls = [Impl("floor", solves._floor_fn(n, targets, tol, fabrik.MAX_ITERATIONS), range(len(targets)), 3.0, 9),
              Impl("fabrik", solves._solve_fn(chain, targets, "fabrik"), range(len(targets)), 3.0, 9)]
     run_interleaved(impls, len(targets))
-    # Same work: the same iterations on every target.
-    assert [impls[0].results[j][0] for j in range(len(targets))] == \
-        [impls[1].results[j][0] for j in range(len(targets))]
-    return median_ratio(impls[1], impls[0])
+    floor, ikcore_ = ([impl.results[j][0] for j in range(len(targets))] for impl in impls)
+    # The same work: the same iterations, except where a free chain's crawl near full reach restarts
+    # from the arc onto the target and ends sooner (never later) than the floor's passes.
+    assert all(mine <= theirs for mine, theirs in zip(ikcore_, floor))
+    same = [j for j in range(len(targets)) if ikcore_[j] == floor[j]]
+    assert len(same) >= 0.8 * len(targets)
+    return statistics.median(impls[1].median_us(j) / impls[0].median_us(j) for j in same)
 
 
 @pytest.mark.parametrize("n, limit", [(10, 2.5), (30, 1.5), (100, 1.5)])
