@@ -168,7 +168,8 @@ class PlanarLeg:
         e1x, e1y, e1z = self.e1
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
-        long, short = self.l1 + self.l2, self.l1 - self.l2
+        l2 = self.l2
+        long, short = self.l1 + l2, self.l1 - l2
         fold = abs(short)
         cpsi, spsi = self.cos_psi, self.sin_psi
         hmx, hmy, hcw, hfull = self.hip_arc
@@ -189,12 +190,13 @@ class PlanarLeg:
             if rho > 1e-9 * d and d > near:
                 # The triangle: alpha at the root, gamma between the bones, by the law of cosines in
                 # half-angle form (as triangle()): 1 +- cos of each angle as products of the sides,
-                # the distance clamped into the shell (dc).
+                # the distance clamped into the shell (dc); gamma's sine by the law of sines (l2
+                # faces alpha, dc the knee's inner angle, whose sine is gamma's).
                 dc = min(max(d, fold), long)
                 p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
                 ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
                 p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
-                cg, sg = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+                cg, sg = (p - q) / (p + q), sa * dc / l2
                 # Side +1 turns bone 0 by -alpha from the aim (ux, uy) and bends the knee by +gamma;
                 # side -1 the other way: bone 0's direction (h*), the knee angle's cosine and sine (k*).
                 ux, uy = x / rho, y / rho
