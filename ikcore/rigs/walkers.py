@@ -7,8 +7,9 @@ degrees). It holds back, as the spider does, while its planted feet pull its
 legs round towards their limits: with ``strain`` the largest coxa yaw its legs
 were asked for in the last frame, it turns and walks at ``leash`` times its
 pace, ``leash = clamp((LIMIT - strain) / SLACK, 0, 1)``, and waits (its gait
-still stepping) until its next steps have brought its feet round. Near its destination it picks a new one, anywhere on the square it
-wanders over: the walkers never stop while the scene runs, and their paths
+still stepping) until its next steps have brought its feet round. Near its
+destination it picks a new one, anywhere on the square it wanders over: the
+walkers never stop while the scene runs, and their paths
 cross the whole ground, each differently. Headings follow the spider's
 convention: heading ``h`` faces ``(cos h, -sin h)`` in ``(x, z)``.
 

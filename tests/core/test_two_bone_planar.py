@@ -149,7 +149,8 @@ def test_angles_posed_at_the_ends_of_their_ranges_never_leave_them():
         (lo0, hi0), (lo1, hi1) = sorted((rng.uniform(-170, 170), rng.uniform(-170, 170))), \
             sorted((rng.uniform(-170, 170), rng.uniform(-170, 170)))
         l1, l2 = rng.uniform(0.3, 1.0), rng.uniform(0.3, 1.0)
-        chain = Chain([(0, 0, 0), (l1, 0, 0), (l1 + l2, 0, 0)], [Hinge((0, 0, 1), lo0, hi0), Hinge((0, 0, 1), lo1, hi1)])
+        chain = Chain([(0, 0, 0), (l1, 0, 0), (l1 + l2, 0, 0)],
+                      [Hinge((0, 0, 1), lo0, hi0), Hinge((0, 0, 1), lo1, hi1)])
         leg = PlanarLeg(chain)
         ends = [(math.radians(rng.choice((lo0, hi0, rng.uniform(lo0, hi0)))), math.radians(rng.choice((lo1, hi1))))
                 for _ in range(40)]
