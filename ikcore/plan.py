@@ -15,8 +15,10 @@ that a loop would chase forever.
 from math import atan2, copysign, isfinite, pi, sqrt
 
 from . import rotation as rot
+from .checks import check_rotations
 from .constraints import BallSocket, Hinge
 from .errors import IKError
+from .kinematics import rest, settle
 
 FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
 #: Turns tried round a circle by :meth:`Joint.swivel_within`.
@@ -178,7 +180,6 @@ class Plan:
         """The rest pose (every joint at the identity, then within its limits), settled once: where
         every cold solve starts (:func:`ikcore.kinematics.rest`)."""
         if self._rest is None:
-            from .kinematics import rest
             self._rest = rest(self.chain)
         return self._rest
 
@@ -188,8 +189,6 @@ class Plan:
         solves target after target from one pose (a robot from its ready pose) has it checked and
         settled once. The rotations are compared by value; a NaN never compares equal, so a bad
         pose is refused every time."""
-        from .checks import check_rotations
-        from .kinematics import settle
         try:
             key = tuple(tuple(q) for q in rotations)
         except TypeError:
