@@ -10,9 +10,9 @@ with ikcore), lists without it.
 
 from .checks import check_rotations
 from .errors import IKError
-from .kinematics import settle
+from .kinematics import pose_of
 from .problem import FARTHEST, check_request, check_settings, check_target
-from .solution import CONVERGED, STATUSES, verdict
+from .solution import CONVERGED, STATUSES, solution_of
 from .solvers.two_bone.planar import Legs, planar_leg
 
 # numpy is optional and imported on the first batch: None when it is missing.
@@ -119,12 +119,12 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
         starts = _list_of(starts, "starts", f"a sequence of {count} rotation lists")
         if len(starts) != count:
             raise IKError(f"starts must hold {count} rotation lists (one per target), got {len(starts)}")
-        # Checked once here, under their own names, and settled as solve() settles a start.
-        starts = [settle(chain, check_rotations(s, chain.size, f"starts[{k}]")) for k, s in enumerate(starts)]
+        # Checked once here, under their own names, and made unit and limited as solve() makes a start.
+        starts = [pose_of(chain, check_rotations(s, chain.size, f"starts[{k}]")) for k, s in enumerate(starts)]
     leg = planar_leg(chain) if method == "two_bone" else None
     if leg is not None:
         return _planar_legs(leg, settings, targets, poles, starts)
-    solutions = [verdict(problem, settings.module.run(problem))
+    solutions = [solution_of(problem, settings.module.run(problem))
                  for problem in (check_request(settings, t, s, pole=p) for t, s, p in zip(targets, starts, poles))]
     return _gathered(chain, [(s.positions, s.rotations, s.status, s.iterations, s.error) for s in solutions],
                      settings)

@@ -100,14 +100,14 @@ class BoundChain:
     def frames(self):
         """The current pose in the chain's own frame (:class:`ikcore.kinematics.Frames`): the last
         solve's when the nodes still hold it (no forward kinematics), else the nodes' rotations,
-        settled."""
+        posed (:func:`ikcore.kinematics.pose_of`)."""
         solution = self.solution
         if solution is not None and self._holds(solution.rotations):
             return solution.frames
         found = self._framed
         if found is None or not self._holds(found[0]):
             rotations = self.rotations
-            found = self._framed = (rotations, kinematics.settle(self.chain, rotations))
+            found = self._framed = (rotations, kinematics.pose_of(self.chain, rotations))
         return found[1]
 
     def local_frames(self):
@@ -162,8 +162,8 @@ class BoundChain:
         """
         return BoundTracker(self, method, pole, local, **options)
 
-    def adopt(self, frames):
-        """Take ``frames`` (a pose in the chain's frame, settled: unit rotations within the limits,
+    def take_frames(self, frames):
+        """Take ``frames`` (a pose in the chain's frame: unit rotations within the limits,
         their world rotations and points) as the chain's pose, without a Solution: a batch solved
         it (:mod:`ikcore.solvers.two_bone.planar`)."""
         self._write(frames.rotations)
@@ -183,7 +183,7 @@ class BoundChain:
             u = (d[0] / n, d[1] / n, d[2] / n) if n > 1e-12 * chain.reach else rest
             rigid.append(tuple(p + length * c for p, c in zip(rigid[-1], u)))
         rotations, worlds = kinematics.along(chain, kinematics.rest(chain), rigid)
-        self.adopt(kinematics.Frames(rotations, worlds, [tuple(p) for p in points]))
+        self.take_frames(kinematics.Frames(rotations, worlds, [tuple(p) for p in points]))
 
     def set_rotations(self, rotations):
         """Set the pose directly (checked; clamped to the limits when constrained)."""

@@ -177,7 +177,7 @@ def limited(error):
 
 
 def result(solution, tolerance, distance, reach_, best):
-    """The last step: the verdict on the pose returned; ``best`` the iteration of an earlier pose
+    """The last step: the status of the pose returned; ``best`` the iteration of an earlier pose
     returned as the best (else ``None``)."""
     k, e = solution.iterations, num(solution.error)
     status = solution.status

@@ -7,9 +7,9 @@ rotation of each bone and the points (convention in :mod:`ikcore.rotation`)::
     R_i = R_{i-1} q_i          (R_{-1} = identity)
     p_{i+1} = p_i + R_i o_i    (the root p_0 never moves)
 
-:func:`forward` and :func:`frames` compute it; :func:`settle` is the same
+:func:`forward` and :func:`frames` compute it; :func:`pose_of` is the same
 recurrence fused with what every solve ends with (each rotation made unit and
-put within its joint's limits), so that a solver and the verdict measure the
+put within its joint's limits), so that a solver and the Solution's status measure the
 very same pose. The rotation of a vector by a unit quaternion is written out
 as ``v + 2w (u x v) + 2 u x (u x v)`` (``u`` the vector part): fifteen
 products, no matrix.
@@ -120,11 +120,11 @@ def forward(chain, rotations):
     return frames(chain, rotations)[1]
 
 
-def settle(chain, rotations):
+def pose_of(chain, rotations):
     """The pose a solve returns for ``rotations``: each made unit and put within its joint's
     limits, then forward kinematics. A :class:`Frames`.
 
-    Every solver hands its best rotations to this function and the verdict
+    Every solver hands its best rotations to this function and the Solution
     measures what it returns, so "converged" means the same for all of them.
     """
     units = []
@@ -140,8 +140,8 @@ def settle(chain, rotations):
 
 
 def rest(chain):
-    """The rest pose (every joint at the identity, within its limits), settled."""
-    return settle(chain, [(1.0, 0.0, 0.0, 0.0)] * chain.size)
+    """The rest pose (every joint at the identity, within its limits), as :func:`pose_of` makes it."""
+    return pose_of(chain, [(1.0, 0.0, 0.0, 0.0)] * chain.size)
 
 
 def arc(s, b):
@@ -230,7 +230,7 @@ def placed(chain, reference, points, directions=None):
     Where the limits leave every rotation as it is (a chain without limits, or
     bends that keep within their cones), the points stand as the rotations'
     forward kinematics, which they are to rounding; otherwise the limited
-    rotations are settled (:func:`settle`). ``directions``: the points' unit
+    rotations are posed anew (:func:`pose_of`). ``directions``: the points' unit
     bone directions, which the caller found to keep every joint inside its
     limits (FABRIK's cone chains: :meth:`~ikcore.solvers.fabrik.points.Cones.within`):
     the clamps need not be asked, and the pose keeps them (the next solve from
@@ -243,5 +243,5 @@ def placed(chain, reference, points, directions=None):
         return frames
     for q, clamp, bone in zip(rotations, chain.plan.clamps, chain.directions):
         if clamp is not None and clamp(q, bone) is not q:
-            return settle(chain, rotations)
+            return pose_of(chain, rotations)
     return Frames(rotations, worlds, points)

@@ -18,7 +18,7 @@ from . import rotation as rot
 from .checks import check_rotations
 from .constraints import BallSocket, Hinge
 from .errors import IKError
-from .kinematics import rest, settle
+from .kinematics import pose_of, rest
 
 FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
 #: Turns tried round a circle by :meth:`Joint.swivel_within`.
@@ -157,7 +157,7 @@ class Plan:
         rest bone lies across it: every pose then lies in the plane through
         the root normal to it.
     rest : Frames
-        The rest pose, settled.
+        The rest pose (:func:`~ikcore.kinematics.rest`).
     """
 
     __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts",
@@ -177,17 +177,17 @@ class Plan:
 
     @property
     def rest(self):
-        """The rest pose (every joint at the identity, then within its limits), settled once: where
+        """The rest pose (every joint at the identity, then within its limits), made once: where
         every cold solve starts (:func:`ikcore.kinematics.rest`)."""
         if self._rest is None:
             self._rest = rest(self.chain)
         return self._rest
 
     def start(self, rotations):
-        """The start pose of ``rotations`` (checked by :func:`~ikcore.checks.check_rotations`), settled
-        (:func:`ikcore.kinematics.settle`). The last one is kept with its rotations: a caller that
+        """The start pose of ``rotations`` (checked by :func:`~ikcore.checks.check_rotations`), made
+        (:func:`ikcore.kinematics.pose_of`). The last one is kept with its rotations: a caller that
         solves target after target from one pose (a robot from its ready pose) has it checked and
-        settled once. The rotations are compared by value; a NaN never compares equal, so a bad
+        made once. The rotations are compared by value; a NaN never compares equal, so a bad
         pose is refused every time."""
         try:
             key = tuple(tuple(q) for q in rotations)
@@ -195,7 +195,7 @@ class Plan:
             key = None
         kept, frames = self._start
         if key is None or key != kept:
-            frames = settle(self.chain, check_rotations(rotations if key is None else key, len(self.joints),
+            frames = pose_of(self.chain, check_rotations(rotations if key is None else key, len(self.joints),
                                                         "start"))
             self._start = key, frames
         return frames

@@ -1,9 +1,9 @@
 """A solve request, checked: what a method receives, and what it returns.
 
-:func:`check_problem` turns the arguments of :func:`ikcore.solve` into a
-:class:`Problem` or raises :class:`~ikcore.IKError` naming the bad one. A
-method's ``run(problem)`` may trust every field. It returns an
-:class:`Outcome`, which :func:`ikcore.verdict.verdict` turns into the
+:func:`check_settings` and :func:`check_request` turn the arguments of
+:func:`ikcore.solve` into a :class:`Problem` or raise :class:`~ikcore.IKError`
+naming the bad one. A method's ``run(problem)`` may trust every field. It
+returns an :class:`Outcome`, which :func:`ikcore.solution.solution_of` turns into the
 :class:`~ikcore.Solution`.
 """
 
@@ -145,7 +145,7 @@ class Problem:
         return math.hypot(error, self.orientation_weight * self.orientation_error(frames))
 
     def met(self, frames):
-        """Whether ``frames`` meets the target within the tolerances: the verdict's own test."""
+        """Whether ``frames`` meets the target within the tolerances: the test the Solution's status comes from."""
         if not math.dist(frames.points[-1], self.target) <= self.tolerance:
             return False
         return self.orientation is None or \
@@ -158,12 +158,12 @@ class Problem:
 
 
 class Outcome:
-    """A method's result, before the verdict.
+    """A method's result, before it is made a Solution (:func:`ikcore.solution.solution_of`).
 
     Attributes
     ----------
     frames : Frames
-        The pose it returns, settled (:func:`ikcore.kinematics.settle`).
+        The pose it returns, made unit and limited (:func:`ikcore.kinematics.pose_of`).
     iterations : int
     errors : list of float
         The start's error, then the error after each iteration.
@@ -256,7 +256,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
 
     ``start``: rotations (checked, made unit, put within the limits) or
     :class:`~ikcore.kinematics.Frames` taken as they are (a previous
-    Solution's, which are settled already); ``None`` for the rest pose.
+    Solution's, which are unit and limited already); ``None`` for the rest pose.
     """
     chain = settings.chain
     target = check_target(chain, target, "target")

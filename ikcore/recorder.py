@@ -186,7 +186,7 @@ class Recorder:
                                                                    if j else z, delta), q))
             turned.append(q)
         iteration += self.offset
-        # The joints whose limits moved them back (settle's clamp), if any: a step of their own.
+        # The joints whose limits moved them back (the clamp of :func:`~ikcore.kinematics.pose_of`), if any: a step of their own.
         held = [j for j, (q, p) in enumerate(zip(turned, after.rotations)) if max(abs(a - b) for a, b in zip(q, p)) > 1e-12]
         raw = frames(self.chain, turned)[1] if held else after.points
         if held and self._same(raw, after.points):
@@ -224,7 +224,7 @@ class Recorder:
 
     def finish(self, solution):
         """The steps, closed by the pose ``solution`` returns: a ``limit`` step first when the limits
-        moved it off every pose noted, then the ``result`` (its verdict). Returns the list."""
+        moved it off every pose noted, then the ``result`` (its status). Returns the list."""
         final = tuple(solution.positions)
         best = None
         if not self._same(self.steps[-1].positions, final):

@@ -1,4 +1,4 @@
-"""The one result type of every solve, and the verdict that makes it."""
+"""The one result type of every solve, and :func:`solution_of`, which makes it from a method's outcome."""
 
 import math
 
@@ -107,7 +107,7 @@ class Solution:
                 f"error={self.error:.3g}{extra})")
 
 
-def verdict(problem, outcome, placement=None):
+def solution_of(problem, outcome, placement=None):
     """The honest :class:`Solution` of a method's ``outcome`` for ``problem``.
 
     The status follows from the returned pose alone, by the test the methods

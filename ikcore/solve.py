@@ -1,7 +1,7 @@
-"""``solve``: one entry point for every method. A checked problem, the method, the verdict."""
+"""``solve``: one entry point for every method. A checked problem, the method, the Solution."""
 
 from .problem import check_request, check_settings
-from .solution import verdict
+from .solution import solution_of
 from .solvers import METHODS, ORIENTATION_METHODS
 
 __all__ = ["METHODS", "ORIENTATION_METHODS", "solve"]
@@ -56,4 +56,4 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations,
                               orientation_tolerance=orientation_tolerance, secondary=secondary, **options)
     problem = check_request(settings, target, start, orientation, pole)
-    return verdict(problem, settings.module.run(problem))
+    return solution_of(problem, settings.module.run(problem))

@@ -13,7 +13,7 @@ poses it keeps::
 """
 
 from .problem import check_request, check_settings
-from .solution import verdict
+from .solution import solution_of
 
 __all__ = ["Step", "Trace", "trace"]
 
@@ -45,7 +45,7 @@ class Step:
           (``detail["what"]`` says which);
         - ``"limit"``: the joint limits move the pose the solve returns;
         - ``"result"``: the last step, the pose the solve returns and its
-          verdict.
+          status.
     joint : int or None
         The joint CCD turned, or the point a FABRIK move placed along its
         bone; ``None`` for steps that move more than one.
@@ -168,7 +168,7 @@ def trace(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
     problem = check_request(settings, target, start, orientation, pole)
     from .recorder import Recorder  # which makes Steps: imported once this module is
     recorder = Recorder(problem)
-    solution = verdict(problem, settings.module.run(problem, recorder))
+    solution = solution_of(problem, settings.module.run(problem, recorder))
     return Trace(solution, recorder.finish(solution))
 
 

@@ -13,7 +13,7 @@ unchanged, costs no further steps.
 
 from . import kinematics
 from .problem import check_request, check_settings, check_target
-from .solution import verdict
+from .solution import solution_of
 
 
 class Tracker:
@@ -66,7 +66,7 @@ class Tracker:
         problem = check_request(self.settings, target, self.frames, orientation, pole)
         problem.polished = self.polished
         outcome = self.settings.module.run(problem)
-        solution = verdict(problem, outcome, placement)
+        solution = solution_of(problem, outcome, placement)
         self.frames = solution.frames
         self.polished = outcome.polished
         self.solution = solution
@@ -80,7 +80,7 @@ class Tracker:
             self.frames = None
         else:
             from .checks import check_rotations
-            self.frames = kinematics.settle(chain, check_rotations(rotations, chain.size, "start"))
+            self.frames = kinematics.pose_of(chain, check_rotations(rotations, chain.size, "start"))
 
     @property
     def method(self):

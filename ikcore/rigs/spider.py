@@ -431,7 +431,7 @@ class SpiderScene(Scene):
         for k, limb in enumerate(self.limbs):
             knee = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
             tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
-            limb.bound.adopt(self._planar.frames(angles[0][k], angles[1][k], knee, tip))
+            limb.bound.take_frames(self._planar.frames(angles[0][k], angles[1][k], knee, tip))
             limb.result = (STATUSES[out.status[k]], out.errors[k], 1)
             limb.solution = None
         if lap is not False:

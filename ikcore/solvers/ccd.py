@@ -40,7 +40,7 @@ import math
 from .. import rotation as rot
 from ..checks import check_float
 from ..errors import IKError
-from ..kinematics import arc, compose, placed, settle, turn
+from ..kinematics import arc, compose, placed, pose_of, turn
 from ..plan import BALL, HINGE
 from ..problem import Outcome
 from ..vectors import norm, sub
@@ -80,7 +80,7 @@ def run(problem, steps=None):
         return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     search = Sweeps(problem, steps)
     result = iterate(problem, search)
-    frames = result.frames or search.settle(result.kept)
+    frames = result.frames or search.pose_of(result.kept)
     return pole.turned(problem, Outcome(frames, result.iterations, result.errors, result.stalled), steps)
 
 
@@ -103,7 +103,7 @@ class Sweeps(Search):
         toward, target = problem.pole, problem.target
         # Straight, with the target on its line or a pole to turn toward: curl it first.
         if degenerate.straight(chain, frames, None if toward is not None else target):
-            frames = settle(chain, degenerate.bend(chain, frames, toward, target))
+            frames = pose_of(chain, degenerate.bend(chain, frames, toward, target))
             if steps is not None:
                 steps.setup(frames.points, "bend")
         self._take(frames)
@@ -136,7 +136,7 @@ class Sweeps(Search):
             e = tuple(a + b for a, b in zip(p, turn(turned, u)))
             if math.dist(e, target) <= tolerance:
                 break
-        self._take(settle(chain, rotations))
+        self._take(pose_of(chain, rotations))
 
     def _turn(self, i, q, parent, u, v):
         """Joint ``i``'s new rotation, the world turn it made and the angle it wished to turn,
@@ -182,13 +182,13 @@ class Sweeps(Search):
     def keep(self):
         return self.frames
 
-    def settle(self, kept):
+    def pose_of(self, kept):
         return self.problem.start if kept is None else kept
 
     def restart(self, kept, rng):
         # Each restart kicks harder: a pose pinned far from the target needs more than a nudge.
         self.restarts += 1
-        self._take(restart_frames(self.problem, self.settle(kept), rng, KICK * (1.0 + 0.5 * self.restarts)))
+        self._take(restart_frames(self.problem, self.pose_of(kept), rng, KICK * (1.0 + 0.5 * self.restarts)))
         if self.steps is not None:
             self.steps.setup(self.frames.points, "restart", iteration=self.iteration)
         return True

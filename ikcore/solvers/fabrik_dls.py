@@ -32,7 +32,7 @@ rest_weight : float in [0, 1]
 from .. import rotation as rot
 from ..chain import Chain
 from ..checks import check_positive
-from ..kinematics import settle
+from ..kinematics import pose_of
 from ..problem import Problem, check_settings
 from . import fabrik
 from .jacobian import check_fraction
@@ -64,18 +64,18 @@ def run(problem, steps=None):
         errors[-1] = problem.error(start)
     elif chain.size == 1:
         # The one bone takes the asked rotation: that is the reach.
-        start = settle(chain, [Q])
+        start = pose_of(chain, [Q])
         used, errors = 1, [problem.start_error, problem.error(start)]
     else:
         wrist_chain = chain.plan.layout(_wrist_chain)
         hand = rot.rotate(Q, chain.offsets[-1])
         wrist = tuple(t - o for t, o in zip(problem.target, hand))
-        sub_start = settle(wrist_chain, problem.start.rotations[:-1])
+        sub_start = pose_of(wrist_chain, problem.start.rotations[:-1])
         # The steps hook sees the whole chain: the hand held at the asked orientation on FABRIK's wrist.
         reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget),
                              None if steps is None else steps.holding(hand))
         last = rot.multiply(rot.conjugate(reached.frames.worlds[-1]), Q)
-        start = settle(chain, [*reached.frames.rotations, last])
+        start = pose_of(chain, [*reached.frames.rotations, last])
         # The wrist's history, from the whole chain's start error to the reached pose's own error;
         # setting the last bone is an iteration of its own where FABRIK took none.
         used, errors = reached.iterations, list(reached.errors)

@@ -6,7 +6,7 @@ object, and :func:`iterate` runs it::
     repeat up to max_iterations times:
         search.step(k)                      # one iteration of the algorithm
         keep the pose if it is the best so far
-        stop if it meets the target         # measured as the verdict measures it
+        stop if it meets the target         # measured as the Solution's status is
         restart near the best pose if progress has stalled (give up when restarts stop paying)
 
 A search has an ``error`` (the effector's distance to the target, as the
@@ -19,16 +19,16 @@ all: a stall at once) and four methods:
     One iteration of the algorithm; updates ``error``.
 ``keep()``
     A copy of the current pose, in whatever form the method works on.
-``settle(kept)``
+``pose_of(kept)``
     The :class:`~ikcore.kinematics.Frames` of a kept pose (``None``: the
     problem's start), made unit, within the limits and through forward
-    kinematics (:func:`ikcore.kinematics.settle`).
+    kinematics (:func:`ikcore.kinematics.pose_of`).
 ``restart(kept, rng)``
     Start again near a kept pose (``None``: the start); False when the method
     will not restart (then the solve is stalled).
 
-"Met" is decided on the settled pose, by :meth:`ikcore.problem.Problem.met`,
-the very test the verdict applies: a solve that stops because it met the
+"Met" is decided on the pose the search makes of its state (``pose_of``), by :meth:`ikcore.problem.Problem.met`,
+the very test the Solution's status comes from (:func:`ikcore.solution.solution_of`): a solve that stops because it met the
 target is "converged", whatever rounding the method's own bookkeeping carries.
 """
 
@@ -39,7 +39,7 @@ from .restarts import StallWatch, generator, watch_settings
 
 class Search:
     """The base of a method's search: the defaults of the protocol above (no stall at once, the
-    error as the score). A method's search sets ``error`` and gives ``step``, ``keep``, ``settle``
+    error as the score). A method's search sets ``error`` and gives ``step``, ``keep``, ``pose_of``
     and ``restart``."""
 
     stuck = False
@@ -57,7 +57,7 @@ class Result:
     kept : object or None
         The best pose, as ``search.keep()`` gave it (``None``: the start).
     frames : Frames or None
-        Its settled pose when it met the target (else ``None``: settle ``kept``).
+        Its pose (:meth:`pose_of`) when it met the target (else ``None``: the caller makes it of ``kept``).
     iterations : int
     errors : list of float
         The start's error, then one per iteration.
@@ -117,11 +117,11 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
             best, kept = score, search.keep()
             # (The effector lies at least error - floor from the nearest point.)
             if error - floor <= goal:
-                frames = search.settle(kept)
+                frames = search.pose_of(kept)
                 if problem.met(frames) or at_nearest(frames, nearest, goal):
                     return Result(kept, frames, iterations, errors, False)
                 if error <= goal:
-                    # Rounding between the method's measure and the settled pose left it just out: aim lower.
+                    # Rounding between the method's measure and the pose made of it left it just out: aim lower.
                     goal = watch.goal = 0.5 * error
         if watch.update(score, search.stuck):
             if watch.hopeless or restarts == max_restarts:

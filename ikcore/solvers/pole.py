@@ -19,7 +19,7 @@ mirror image within the plane) or none.
 from math import sqrt
 
 from .. import rotation as rot
-from ..kinematics import along, settle
+from ..kinematics import along, pose_of
 from ..problem import Outcome
 
 
@@ -124,7 +124,7 @@ def turned(problem, outcome, steps=None):
         rotations, worlds = along(chain, frames, [*wrist, frames.points[-1]])
         if chain.size > 1:
             rotations[-1] = rot.multiply(rot.conjugate(worlds[-2]), frames.worlds[-1])
-    turned_frames = settle(chain, rotations)
+    turned_frames = pose_of(chain, rotations)
     if problem.score(turned_frames) > max(problem.score(frames), problem.tolerance) or \
             (problem.met(frames) and not problem.met(turned_frames)):
         return outcome

@@ -18,7 +18,7 @@ restarts (:func:`restart_frames`) and gives up once restarts stop paying:
 import random
 
 from .. import rotation as rot
-from ..kinematics import along, settle
+from ..kinematics import along, pose_of
 from ..plan import HINGE, hinge_angle
 from . import reach
 
@@ -163,5 +163,5 @@ def restart_frames(problem, frames, rng, angle, within=False):
             # The arc's rotations, then their own forward kinematics: the arc's points are built by
             # chords and sines and keep the bone lengths to about 1e-9 only, and a restart may be the
             # pose a solve returns.
-            return settle(chain, along(chain, frames, points)[0])
-    return settle(chain, perturb(chain, frames.rotations, rng, angle, within))
+            return pose_of(chain, along(chain, frames, points)[0])
+    return pose_of(chain, perturb(chain, frames.rotations, rng, angle, within))

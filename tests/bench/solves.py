@@ -5,8 +5,8 @@ at ``1e-3 L`` (and ``1e-6 L`` where that is cheap), nanoseconds per joint-iterat
 the ratio to the plain-lists FABRIK floor on the same targets, and how many times
 faster than ikpy (on ikpy's subset of the targets). A second table splits ikcore's
 FABRIK against the floor: the whole ``ikcore.solve`` call, the solver alone
-(``fabrik.run`` on a prepared problem: no validation, no final verdict; for a free chain it
-includes the final points it hands the verdict) and its passes alone (``fabrik.run`` with
+(``fabrik.run`` on a prepared problem: no validation, no Solution made; for a free chain it
+includes the rotations of the pose it returns) and its passes alone (``fabrik.run`` with
 the positions-to-rotations step skipped).
 """
 
@@ -182,7 +182,7 @@ def section(cfg):
           "over the targets is cheap.", "",
           table(HEADER, main_rows), "",
           "### ikcore FABRIK against the floor", "",
-          "`solve`: the public call (validation, solver, verdict). `run()`: the solver "
+          "`solve`: the public call (validation, solver, Solution). `run()`: the solver "
           "alone on a prepared problem, rotations included. `passes`: the solver without turning positions "
           "into rotations. Medians of per-target time ratios.", "",
           table(["N", "floor µs", "solve µs", "solve vs floor", "run() vs floor", "passes vs floor"], split_rows)]

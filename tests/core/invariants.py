@@ -63,8 +63,8 @@ def check_invariants(chain, target, sol, start=None, orientation=None, tolerance
         assert (sol.status == "unreachable") == (not chain.reachable(target))
     assert 0 <= sol.iterations <= (max_iterations or 100000)
     assert len(sol.errors) == sol.iterations + 1, "the history is the start's error, then one per iteration"
-    # The history starts at the error of the start pose: checked, made unit and limited as solve() settles
+    # The history starts at the error of the start pose: checked, made unit and limited as solve() makes
     # it (in that order: a half turn's hinge angle hangs on the last bit of it).
-    first = kinematics.settle(chain, check_rotations(start or [IDENTITY] * chain.size, chain.size)).points[-1]
+    first = kinematics.pose_of(chain, check_rotations(start or [IDENTITY] * chain.size, chain.size)).points[-1]
     assert math.isclose(sol.errors[0], math.dist(first, target), rel_tol=1e-9,
                         abs_tol=max(1e-9 * reach, ulp))

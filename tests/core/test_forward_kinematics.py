@@ -64,13 +64,13 @@ def test_frames_forward_and_settle(case):
     same_points(points, want_P, scale)
     same_rotations(worlds, want_R)
     same_points(chain.forward(qs), want_P, scale)
-    # settle makes each rotation unit and limited first: scaled quaternions give the clamped pose.
-    settled = kinematics.settle(chain, [tuple(3.0 * c for c in q) for q in qs])
+    # pose_of makes each rotation unit and limited first: scaled quaternions give the clamped pose.
+    posed = kinematics.pose_of(chain, [tuple(3.0 * c for c in q) for q in qs])
     clamped = chain.clamp(qs)
-    same_rotations(settled.rotations, clamped)
+    same_rotations(posed.rotations, clamped)
     want_R, want_P = reference(chain, clamped)
-    same_points(settled.points, want_P, scale)
-    same_rotations(settled.worlds, want_R)
+    same_points(posed.points, want_P, scale)
+    same_rotations(posed.worlds, want_R)
 
 
 @settings(max_examples=100, deadline=None)
@@ -79,7 +79,7 @@ def test_a_pose_placed_from_its_own_points_is_itself(case):
     # placed() turns points back into rotations (the shortest arcs from a reference pose): from a
     # pose's own points, with that pose as the reference, it gives the same pose.
     chain, qs = case
-    frames = kinematics.settle(chain, qs)
+    frames = kinematics.pose_of(chain, qs)
     again = kinematics.placed(chain, frames, frames.points)
     scale = max(1.0, chain.reach + max(abs(c) for c in chain.points[0]))
     same_rotations(again.rotations, frames.rotations)

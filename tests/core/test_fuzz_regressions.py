@@ -229,7 +229,7 @@ def test_cone_chain_out_of_reach_with_a_pole_returns_its_best_pose():
 
 # Hinges about one axis are solved as a free chain in their plane. Here the target sits on an old
 # point to rounding: the backward pass's direction there was the rounding's, out of the plane, the
-# verdict's clamp onto the hinge axes then folded the pose, and the solve ended worse than it started.
+# final clamp onto the hinge axes then folded the pose, and the solve ended worse than it started.
 def test_planar_chain_stays_in_its_plane_where_a_point_lands_on_another():
     axis = (0.5479515584374527, 0.0, 0.8365100654540667)
     hinges = [ikcore.Hinge(axis=axis), ikcore.Hinge(axis=axis, min_deg=-214.4623956986627, max_deg=145.5376043013373),
@@ -252,7 +252,7 @@ def test_planar_chain_stays_in_its_plane_where_a_point_lands_on_another():
 
 # Far from the origin (coordinates ~1e5) with millimetre bones, a bone's direction is known to only
 # ~1e-8 rad: the cone passes' rim test vouched for a pose whose straight joint (a 0 degree cone)
-# was bent 5e-9 rad. Such a chain's verdict now clamps its rotations itself.
+# was bent 5e-9 rad. Such a chain's final pose now clamps its rotations itself.
 def test_cone_limits_hold_on_short_bones_far_from_the_origin():
     ball = BallSocket
     chain = Chain([(28020.844409836103, 9429.473646001727, -83138.27705989624),

@@ -93,7 +93,7 @@ MIXED = Chain([(0, 0, 0), (1, 0, 0), (1.5, 0.5, 0), (1.5, 1.5, 0.5), (2.5, 1.5, 
 
 def jacobian_of(chain, qs, c=None):
     """The :class:`JointJacobian` of the pose ``qs`` (with orientation rows when ``c`` is given)."""
-    frames = kinematics.settle(chain, qs)
+    frames = kinematics.pose_of(chain, qs)
     return JointJacobian(chain, frames, 0.0 if c is None else c, c is not None)
 
 
@@ -222,7 +222,7 @@ def test_a_step_applies_the_limits_like_the_constraints(seed):
     rng = random.Random(seed)
     chain = Chain(MIXED.points, [BallSocket(20, -10, 10), Hinge((0, 0, 1), -20, 20), BallSocket(30),
                                  Hinge((0.3, 1, 0.2), 150, 210), BallSocket(25, -5, 5)])
-    frames = kinematics.settle(chain, random_pose(chain, rng))
+    frames = kinematics.pose_of(chain, random_pose(chain, rng))
     jac = JointJacobian(chain, frames, 0.0, False)
     turns = jac.transpose([rng.uniform(-1, 1) for _ in range(3)])
     new, angles = stepped(chain, frames, jac, turns, 1.0, jac_module.MAX_STEP)
@@ -242,7 +242,7 @@ def test_a_step_applies_the_limits_like_the_constraints(seed):
 
 def test_limit_directions_point_outward():
     chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [Hinge((0, 0, 1), -30, 30), BallSocket(40, -10, 10)])
-    frames = kinematics.settle(chain, [rot.from_axis_angle((0, 0, 1), math.radians(30)),
+    frames = kinematics.pose_of(chain, [rot.from_axis_angle((0, 0, 1), math.radians(30)),
                                        rot.from_axis_angle((0, 1, 0), math.radians(60))])
     jac = JointJacobian(chain, frames, 0.0, False)
     assert jlimits.outward(chain, frames, 0, jac) == [pytest.approx((0, 0, 1))]
@@ -253,7 +253,7 @@ def test_limit_directions_point_outward():
     # At the bottom of a range that crosses -180 (a hair below it unwraps a whole turn up).
     low = Chain([(0, 0, 0), (1, 0, 0)], [Hinge((0, 0, 1), -200, -100)])
     for degrees in (-200, -200 - 1e-9):
-        frames = kinematics.settle(low, [rot.from_axis_angle((0, 0, 1), math.radians(degrees))])
+        frames = kinematics.pose_of(low, [rot.from_axis_angle((0, 0, 1), math.radians(degrees))])
         assert jlimits.outward(low, frames, 0, JointJacobian(low, frames, 0.0, False)) == \
             [pytest.approx((0, 0, -1))]
 

@@ -27,7 +27,7 @@ def test_far_target_keeps_a_finite_pose(name, far):
     if name == "race":
         scene.set_params(rate=60)  # the replay of the lanes' solves (every pose of it checked) within 150 frames
     if name == "steps":
-        scene.set_params(step=scene.state()["steps"]["count"] - 1)  # the trace's last step: the verdict
+        scene.set_params(step=scene.state()["steps"]["count"] - 1)  # the trace's last step: the result
     for _ in range(150):
         scene.step(1 / 60)
         scene.write(buf)

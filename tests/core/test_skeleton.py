@@ -161,8 +161,8 @@ def test_solved_rotations_are_written_back_into_the_nodes():
        moves=st.lists(st.tuples(*[st.floats(-0.3, 0.3)] * 3), min_size=2, max_size=4), tip=angles)
 def test_warm_solves_place_every_node_as_forward_kinematics_would(axis, angle, method, moves, tip):
     # A warm solve writes the rotations and leaves the world transforms to be recomputed when read;
-    # its Solution's world positions come from the verdict's own points and the parent's pose, and
-    # local_frames() hands out the verdict's frames. All must be the skeleton's own forward
+    # its Solution's world positions come from the solve's own points and the parent's pose, and
+    # local_frames() hands out the solve's frames. All must be the skeleton's own forward
     # kinematics, and hanging nodes must follow.
     sk = Skeleton()
     sk.add_node("body", translation=(0.2, 1.0, -0.3), rotation=rot.from_axis_angle(axis, angle))
@@ -193,7 +193,7 @@ def test_warm_solves_place_every_node_as_forward_kinematics_would(axis, angle, m
 
 
 def test_local_frames_follow_every_way_of_setting_a_pose():
-    # From a warm verdict, after set_rotations, after reset, after a cold solve (start=) and after
+    # From a warm solve, after set_rotations, after reset, after a cold solve (start=) and after
     # a node's rotation is set directly: always the forward kinematics of the nodes' rotations.
     sk = Skeleton()
     sk.add_node("body", translation=(0.2, 1.0, -0.3), rotation=rot.from_axis_angle((1, 0, 0), 0.4))

@@ -1,4 +1,4 @@
-"""The verdict: "converged" exactly when the returned pose meets the target, the same test for every
+"""A Solution's status: "converged" exactly when the returned pose meets the target, the same test for every
 method (the one the methods stop on), at the edges of the reach too."""
 
 import math
@@ -49,7 +49,7 @@ def test_a_target_an_ulp_beyond_reach_met_within_tolerance_is_converged(shape):
 @pytest.mark.parametrize("method", ikcore.METHODS)
 def test_converged_exactly_when_the_error_is_within_the_tolerance(method):
     # Tolerances from loose to tighter than the coordinates' rounding: whatever a method's own
-    # measure of its error, the status is the verdict's, on the pose returned.
+    # measure of its error, the status is the Solution's, on the pose returned.
     chain = Chain([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.5, 0.5, 0.0)])
     target = (0.7, 1.1, 0.2)
     for tolerance in (0.3, 1e-3, 1e-8, 1e-14, 1e-17):
@@ -63,10 +63,10 @@ def test_converged_exactly_when_the_error_is_within_the_tolerance(method):
             assert sol.status == "stalled" or sol.iterations == 50
 
 
-def test_ccd_s_own_measure_never_outvotes_the_verdict():
+def test_ccd_s_own_measure_never_outvotes_the_status():
     # CCD tracks its effector through a sweep and stopped when that said "met", while forward
     # kinematics of its rotations missed by 6e-17: "max_iterations" after 34 of 200 iterations.
-    # It stops on the verdict's own test now: met, or it goes on.
+    # It stops on the very test the status comes from now: met, or it goes on.
     chain = Chain([(0.0, 0.0, 0.0), (0.3, 0.4, 0.0), (0.9, 0.2, 0.1), (1.2, 0.9, -0.3), (1.3, 1.5, 0.0)])
     for k in range(40):
         a = 0.37 * k

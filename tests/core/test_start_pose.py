@@ -1,4 +1,4 @@
-"""A start pose given as rotations: checked and settled, the last one kept on the chain's plan."""
+"""A start pose given as rotations: checked and posed, the last one kept on the chain's plan."""
 
 import math
 
@@ -17,15 +17,15 @@ def start_of(start):
     return check_request(check_settings(ARM, "dls"), (0.0, 1.0, 1.0), start=start).start
 
 
-def test_the_same_start_is_settled_once():
+def test_the_same_start_is_posed_once():
     first = start_of(BENT)
     again = start_of([list(q) for q in BENT])  # equal values, other containers
     assert again is first
-    settled = kinematics.settle(ARM, BENT)
-    assert first.rotations == settled.rotations and first.points == settled.points
+    posed = kinematics.pose_of(ARM, BENT)
+    assert first.rotations == posed.rotations and first.points == posed.points
 
 
-def test_another_start_is_settled_anew_and_limited():
+def test_another_start_is_posed_anew_and_limited():
     first = start_of(BENT)
     # The knee asked at -60 degrees: clamped onto its range's end (0).
     other = start_of([BENT[0], (math.cos(-0.5), math.sin(-0.5), 0.0, 0.0), BENT[2]])
@@ -36,7 +36,7 @@ def test_another_start_is_settled_anew_and_limited():
 
 def test_a_start_given_once_as_a_generator_is_read_once():
     frames = start_of(q for q in BENT)
-    assert frames.rotations == kinematics.settle(ARM, BENT).rotations
+    assert frames.rotations == kinematics.pose_of(ARM, BENT).rotations
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf")])

@@ -106,7 +106,7 @@ def test_trace_takes_and_checks_what_solve_takes():
     assert any(s.detail["capped"] for s in traced.steps if s.phase == "rotate")
 
 
-def test_a_start_that_meets_the_target_is_a_trace_of_its_start_and_its_verdict():
+def test_a_start_that_meets_the_target_is_a_trace_of_its_start_and_its_result():
     chain = ikcore.Chain(ARM)
     traced = ikcore.trace(chain, ARM[-1], method="fabrik")
     assert [s.phase for s in traced.steps] == ["setup", "result"]

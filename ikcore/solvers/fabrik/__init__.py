@@ -56,7 +56,7 @@ the final turn only where its limits let the effector stay as near.
 from math import dist
 
 from ...checks import check_int_range
-from ...kinematics import Frames, placed, settle
+from ...kinematics import Frames, placed, pose_of
 from ...problem import Outcome
 from .. import degenerate, pole, reach
 from ..loop import Search, iterate
@@ -94,7 +94,7 @@ def run(problem, steps=None):
         return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
     search.prepare(problem.pole)
     result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
-    frames = result.frames or search.settle(result.kept)
+    frames = result.frames or search.pose_of(result.kept)
     return pole.turned(problem, Outcome(frames, result.iterations, result.errors, result.stalled), steps)
 
 
@@ -133,7 +133,7 @@ class PointSearch(Search):
         d = chain.distance_to(target)
         aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]
         self.cones.forward(self.xs, self.ys, self.zs, aim)
-        return self.settle(self.keep())
+        return self.pose_of(self.keep())
 
     def prepare(self, toward):
         """Leave a straight start (the passes would keep it straight); a limited chain also starts
@@ -141,7 +141,7 @@ class PointSearch(Search):
         chain, target = self.chain, self.problem.target
         if degenerate.straight(chain, self.reference, None if toward is not None else target):
             # On the target's line, or a pole to turn toward: curl it first.
-            self.reference = settle(chain, degenerate.bend(chain, self.reference, toward, target))
+            self.reference = pose_of(chain, degenerate.bend(chain, self.reference, toward, target))
             self._take(self.reference.columns)
             if self.steps is not None:
                 self.steps.setup(self.reference.points, "bend")
@@ -176,7 +176,7 @@ class PointSearch(Search):
     def keep(self):
         return self.reference, self.xs[:], self.ys[:], self.zs[:]
 
-    def settle(self, kept):
+    def pose_of(self, kept):
         if kept is None:
             return self.problem.start
         reference, xs, ys, zs = kept
@@ -184,7 +184,7 @@ class PointSearch(Search):
         return placed(self.chain, reference, list(zip(xs, ys, zs)), directions)
 
     def restart(self, kept, rng):
-        self.reference = restart_frames(self.problem, self.settle(kept), rng, KICK)
+        self.reference = restart_frames(self.problem, self.pose_of(kept), rng, KICK)
         self._take(self.reference.columns)
         if self.steps is not None:
             self.steps.setup(self.reference.points, "restart")
@@ -241,7 +241,7 @@ class FramedSearch(Search):
         chain, target = self.chain, self.problem.target
         frames = self.problem.start
         if degenerate.straight(chain, frames, None if toward is not None else target):
-            self._take(settle(chain, degenerate.bend(chain, frames, toward, target)))
+            self._take(pose_of(chain, degenerate.bend(chain, frames, toward, target)))
             if self.steps is not None:
                 self.steps.setup(list(self.state[2]), "bend")
         elif toward is not None:
@@ -278,11 +278,11 @@ class FramedSearch(Search):
             return self.finisher.keep()
         return Frames(*(list(part) for part in self.state))
 
-    def settle(self, kept):
+    def pose_of(self, kept):
         return self.problem.start if kept is None else kept
 
     def restart(self, kept, rng):
-        frames = self.settle(kept)
+        frames = self.pose_of(kept)
         if self.finisher is None:
             # The passes crawl: damped least squares finishes from the best pose.
             self.finisher = finishing_search(self.problem, frames, self.steps)

@@ -26,7 +26,7 @@ creep toward it over many iterations.
 
 The forward pass leaves rotations within the limits, their world rotations
 and points exactly as forward kinematics makes them: the pose needs no
-further settling.
+further clamping or forward kinematics.
 """
 
 from math import acos, atan2, pi

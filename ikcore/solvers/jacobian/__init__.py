@@ -168,7 +168,7 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     # Restarts pay off longer here than for the geometric methods: a redundant arm with an
     # orientation target may need a dozen before one lands in the right basin.
     result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
-    frames = result.frames or search.settle(result.kept)
+    frames = result.frames or search.pose_of(result.kept)
     iterations, errors = result.iterations, result.errors
     polished = None
     if result.frames is not None and problem.secondary and iterations < budget:
@@ -268,13 +268,13 @@ class JacobianSearch(Search):
     def keep(self):
         return self.frames
 
-    def settle(self, kept):
+    def pose_of(self, kept):
         return self.problem.start if kept is None else kept
 
     def restart(self, kept, rng):
         self.restarts += 1
         angle = RESTART_ANGLE * 2.0 ** min(self.restarts - 1, 3)
-        self.take(restart_frames(self.problem, self.settle(kept), rng, angle, within=True))
+        self.take(restart_frames(self.problem, self.pose_of(kept), rng, angle, within=True))
         self.rule.reset()
         if self.steps is not None:
             self.steps.setup(self.frames.points, "restart", iteration=self.iteration)

@@ -8,7 +8,7 @@ angle: ``theta_j + h_j . w_j``, clamped into its range (no quaternion product,
 no renormalisation). The largest turn is capped at ``max_step`` radians, the
 others shrink with it, so a step near a singularity stays bounded.
 
-The pose is what :func:`ikcore.kinematics.settle` would make of the new
+The pose is what :func:`ikcore.kinematics.pose_of` would make of the new
 rotations (unit, within the limits, through forward kinematics), built without
 clamping a hinge twice; the hinges' new angles come with it, for the next
 step's Jacobian to read rather than take them back out of the rotations.

@@ -29,7 +29,7 @@ start, toward its knee; the rest pose's bend; any direction across ``u``
   (or ``-k``), and each bone turns by the shortest arc from its start
   direction (its twist kept), the lower bone in its parent's frame.
 
-The limits apply to every candidate (:func:`ikcore.kinematics.settle`); the
+The limits apply to every candidate (:func:`ikcore.kinematics.pose_of`); the
 one that ends nearest the target wins, the preferred side on a tie. It is
 taken when it meets the target, or else ends no farther from it than the start
 (to rounding, ``1e-12`` of the reach): never worse than the start. Otherwise
@@ -44,7 +44,7 @@ import math
 
 from ... import rotation as rot
 from ...errors import IKError
-from ...kinematics import arc, compose, settle, turn
+from ...kinematics import arc, compose, pose_of, turn
 from ...plan import CUSTOM, BALL, HINGE
 from ...problem import Outcome
 from ...vectors import across, add, cross, dot, madd, norm, scale, sub, unit
@@ -136,11 +136,11 @@ class Triangle:
         return rot.perpendicular(u)
 
     def candidates(self):
-        """The settled poses of both elbow sides, the preferred first (see the module docstring)."""
+        """The poses of both elbow sides (unit, limited), the preferred first (see the module docstring)."""
         knee = self.chain.plan.joints[1]
         if knee.kind == HINGE:
-            return [settle(self.chain, r) for r in self._hinge_knee(knee.constraint)]
-        return [settle(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
+            return [pose_of(self.chain, r) for r in self._hinge_knee(knee.constraint)]
+        return [pose_of(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
 
     def _arcs(self, side):
         """Rotations putting the knee toward ``side``, each bone turned by the shortest arc from its
