@@ -166,7 +166,7 @@ def _planar_legs(leg, settings, targets, poles, starts):
     t0s = [rest[0] if s is None else hip.angle(s.rotations[0]) for s in starts]
     t1s = [rest[1] if s is None else knee.angle(s.rotations[1]) for s in starts]
     out = Legs(count)
-    flat_poles = None if poles[0] is None else _columns(poles)
+    flat_poles = None if not poles or poles[0] is None else _columns(poles)
     if count:
         leg.solve(count, _columns(targets), flat_poles, (t0s, t1s), settings.tolerance, out)
     status = [STATUSES[code] for code in out.status]

@@ -135,6 +135,11 @@ def test_empty_batch():
     chain = straight(3)
     got = ikcore.solve_batch(chain, [])
     assert len(got) == 0 and got.positions.shape == (0, 4, 3) and got.rotations.shape == (0, 3, 4)
+    # The planar legs' batch too, with or without a pole.
+    leg = ikcore.Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [ikcore.Hinge((0, 0, 1))] * 2)
+    for pole in (None, (1.0, 1.0, 0.0)):
+        got = ikcore.solve_batch(leg, [], "two_bone", poles=pole)
+        assert len(got) == 0 and got.positions.shape == (0, 3, 3) and got.rotations.shape == (0, 2, 4)
 
 
 def test_result_summary():
