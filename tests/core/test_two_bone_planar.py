@@ -140,6 +140,25 @@ def test_at_full_stretch_the_leg_is_exactly_straight():
         assert ref.rotations[1] == (1.0, 0.0, 0.0, 0.0) or rot.angle(ref.rotations[1]) == 0.0
 
 
+def test_targets_on_the_edges_of_the_shell_get_the_status_solve_gives_them():
+    # Out of the knee's range, a target on an edge of the reach shell is "stalled" (a leg without
+    # limits reaches it), a target 1 ulp outside it "unreachable": the legs' distance from the root
+    # must be the one Chain.reachable measures, or the statuses flip at the edges.
+    rng = random.Random(3)
+    chain = Chain([(0, 0, 0), (1, 0, 0), (1.5, 0, 0)], [Hinge((0, 0, 1), -90, 90), Hinge((0, 0, 1), 0, 120)])
+    cases = []
+    for _ in range(300):
+        u = _unit([rng.gauss(0, 1) for _ in range(3)])
+        for radius in (chain.min_reach, chain.reach):
+            for f in (1.0 - 2.0 ** -52, 1.0, 1.0 + 2.0 ** -52):
+                cases.append((tuple(f * radius * c for c in u), None, [rot.IDENTITY] * 2))
+    _, out = solve_together(chain, cases, 1e-3)
+    statuses = [ikcore.STATUSES[code] for code in out.status]
+    want = [ikcore.solve(chain, target, "two_bone").status for target, _, _ in cases]
+    assert sum(not chain.reachable(t) for t, _, _ in cases) > 20 and sum(s == "stalled" for s in want) > 20
+    assert statuses == want
+
+
 def test_angles_posed_at_the_ends_of_their_ranges_never_leave_them():
     # A target the leg reaches with a joint on an end of its range: the side found by the cosine
     # tests lies within both ranges, and rounding must not put its angle a hair past the end (about

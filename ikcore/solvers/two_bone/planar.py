@@ -181,10 +181,12 @@ class PlanarLeg:
         knees, tips = out.knees, out.tips
         for k in range(count):
             # The target in plane coordinates (x, y), off the plane (z), its distance d and its
-            # distance rho from the axis.
+            # distance rho from the axis. d is measured as Chain.reachable measures it (math.dist's
+            # norm of the same differences), so that a target on an edge of the shell gets the
+            # status solve() gives it.
             tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
-            d = sqrt(tx * tx + ty * ty + tz * tz)
+            d = hypot(tx, ty, tz)
             rho = hypot(x, y)
             pose = None
             if rho > 1e-9 * d and d > near:
