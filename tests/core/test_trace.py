@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import ikcore
 from ikcore import IKError
 from ikcore.solve import ORIENTATION_METHODS
+from ikcore.solvers import SECONDARY_METHODS
 
 from .strategies import (POLE_KINDS, START_KINDS, TARGET_KINDS, build_chain, limit_mixes, make_pole, make_start,
                          make_target, random_rotation, seeds, shapes)
@@ -40,6 +41,12 @@ def requests(draw):
     oriented = method in ORIENTATION_METHODS and draw(st.booleans())
     kwargs = {"start": start, "pole": pole, "orientation": random_rotation(rng) if oriented else None,
               "max_iterations": draw(st.sampled_from((None, 1, 4, 25)))}
+    if method in SECONDARY_METHODS:
+        # Secondary objectives: their steps once the target is met are iterations of the trace too.
+        middle = tuple(0.5 * (a + b) for a, b in zip(chain.points[0], chain.points[-1]))
+        kwargs["secondary"] = draw(st.sampled_from((None, "rest", "limits", "sphere")))
+        kwargs["secondary"] = {None: None, "rest": [ikcore.TowardRest()], "limits": [ikcore.AwayFromLimits()],
+                               "sphere": [ikcore.AvoidSphere(middle, 0.2 * chain.reach)]}[kwargs["secondary"]]
     return chain, target, method, kwargs
 
 

@@ -172,9 +172,8 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     iterations, errors = result.iterations, result.errors
     polished = None
     if result.frames is not None and problem.secondary and iterations < budget:
-        frames, more, polished = polish(search, frames, budget - iterations, problem.polished)
+        frames, more, polished = polish(search, frames, budget - iterations, errors, problem.polished)
         iterations += more
-        errors += [problem.error(frames)] * more
     outcome = Outcome(frames, iterations, errors, result.stalled, polished)
     return poles.turned(problem, outcome, steps) if turn else outcome
 

@@ -82,11 +82,12 @@ class Polished(NamedTuple):
     scale: float
 
 
-def polish(search, frames, budget, known=None):
+def polish(search, frames, budget, errors, known=None):
     """Steps of ``search`` (a :class:`~ikcore.solvers.jacobian.JacobianSearch`) from ``frames``,
     which meet its problem, that lower the secondary objectives' cost (see the module docstring),
     at most ``budget`` of them: ``(frames, steps taken, polished)``, ``frames`` meeting the problem
-    and ``polished`` the :class:`Polished` for the next solve from them. ``known``: the
+    and ``polished`` the :class:`Polished` for the next solve from them. Each step's error (the
+    pose it made, as the trace shows it) goes onto the history ``errors``. ``known``: the
     :class:`Polished` of the solve that returned the problem's start (``None``: not known)."""
     problem = search.problem
     chain, objectives = problem.chain, problem.secondary
@@ -123,7 +124,8 @@ def polish(search, frames, budget, known=None):
             return met, taken, ended(met, cost)
         taken += 1
         search.take(step.frames, step.residual, step.angles)
-        taken += back_to_target(search, budget - taken)
+        errors.append(search.error)
+        taken += back_to_target(search, budget - taken, errors)
         new = search.frames
         if not problem.met(new):
             new_cost = cost
@@ -155,9 +157,9 @@ def still(chain, objectives, known, frames):
     return abs(total_cost(objectives, chain, known.frames) - known.cost) <= STILL * known.cost
 
 
-def back_to_target(search, budget):
+def back_to_target(search, budget, errors):
     """Plain task steps of ``search`` until its pose meets the target, at most :data:`RETURNS` and
-    ``budget`` of them: the number taken."""
+    ``budget`` of them, each one's error onto ``errors``: the number taken."""
     problem = search.problem
     taken = 0
     while not problem.met(search.frames) and taken < min(budget, RETURNS):
@@ -169,4 +171,5 @@ def back_to_target(search, budget):
             break
         taken += 1
         search.take(step.frames, step.residual, step.angles)
+        errors.append(search.error)
     return taken
