@@ -77,7 +77,9 @@ def run(problem, steps=None):
         frames = placed(chain, start, points)
         if steps is not None:
             steps.reach(frames.points)
-        return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
+        # One step and no more: where that pose does not meet the target, the solve stops there (stalled).
+        outcome = Outcome(frames, 1, [problem.start_error, problem.error(frames)], stalled=True)
+        return pole.turned(problem, outcome, steps)
     search = Sweeps(problem, steps)
     result = iterate(problem, search)
     frames = result.frames or search.pose_of(result.kept)

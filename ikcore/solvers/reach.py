@@ -6,9 +6,10 @@ lies within ``[min_reach, reach]``, and only those:
 - **beyond** (``d > reach``), its best pose points every bone at the target;
   **too near** (``d < min_reach``, one bone longer than all the others
   together), the long bone points at the target and every other bone straight
-  back. :func:`nearest_pose` gives either, in one step; it depends on the
-  target alone, so a target tracked out of reach does not jitter. It also
-  meets a target within the tolerance of either edge (:func:`at_edge`);
+  back. :func:`nearest_pose` gives the nearer of the two, in one step; it
+  depends on the target alone, so a target tracked out of reach does not
+  jitter. It also meets a target within the tolerance of either edge
+  (:func:`at_edge`);
 - **near full reach** the chain is almost straight, and the geometric methods
   crawl there: each CCD turn or FABRIK pass moves the tip by an amount that
   shrinks with the chain's bend. Yet any pose whose tip lies ``d`` from the
@@ -39,8 +40,15 @@ def at_edge(chain, target, tolerance):
 
 def nearest_pose(chain, target, points):
     """The points of the free chain's pose nearest an unreachable ``target`` (see the module
-    docstring). ``points`` (the current pose) give the direction when the target sits on the
-    root."""
+    docstring): every bone along the target's direction ``u``, or the longest along it and the
+    others back, whichever puts the tip nearer. ``points`` (the current pose) give the direction
+    when the target sits on the root.
+
+    Along ``u`` the stretched tip lies at ``reach``, the folded one at ``2 L - reach`` (``L`` the
+    longest bone): at ``min_reach`` where that is positive, behind the root where it is not. The
+    target at ``d`` takes the nearer of the two, which for a target within the tolerance of
+    either edge meets it.
+    """
     root = points[0]
     d = math.dist(target, root)
     if d > 1e-12 * chain.reach:
@@ -48,8 +56,8 @@ def nearest_pose(chain, target, points):
     else:
         tip = sub(points[-1], root)
         u = unit(tip) if norm(tip) > 1e-12 * chain.reach else chain.directions[0]
-    beyond = 2.0 * d >= chain.reach + chain.min_reach
     longest = max(chain.lengths)
+    beyond = abs(d - chain.reach) <= abs(d - (2.0 * longest - chain.reach))
     out = [root]
     for length in chain.lengths:
         out.append(madd(out[-1], u, length if beyond or length == longest else -length))

@@ -55,3 +55,26 @@ def test_an_oriented_target_out_of_reach_is_left_to_the_search():
     chain = Chain(LINE, [BallSocket(80.0)] * 3)
     sol = ikcore.solve(chain, (20.0, 5.0, -10.0), "dls", orientation=(1.0, 0.0, 0.0, 0.0), max_iterations=200)
     assert sol.status == "unreachable"
+
+
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls"])
+def test_a_tolerance_wider_than_half_the_reach_takes_the_edge_pose_that_meets_the_target(method):
+    # The longest bone is shorter than the others together (min_reach 0): the folded pose puts the
+    # tip behind the root. A target 2 from the root is within the tolerance 2.6 of full reach 4.5,
+    # and the stretched pose meets it; the folded one (3.5 away) would end farther than the start.
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (4.5, 0, 0)])
+    sol = ikcore.solve(chain, (1.694, 1.06, 0.0), method, tolerance=2.6)
+    assert sol.status == "converged" and sol.error < sol.errors[0]
+    assert math.isclose(math.dist(sol.positions[-1], chain.points[0]), chain.reach)
+
+
+def test_the_one_step_pose_of_a_target_at_full_reach_that_the_limits_keep_from_is_stalled():
+    # Exactly at full reach the target is reachable (without limits), so not "unreachable"; the
+    # limits keep the chain from it, and the solve ends on its one step toward it: "stalled", as
+    # CCD's sweeps end there too, never "max_iterations" after one of a hundred iterations.
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [Hinge((0, 0, 1), -30, 30), Hinge((0, 0, 1), -30, 30)])
+    target = (0.0, 2.0, 0.0)
+    assert chain.reachable(target)
+    for method in ("fabrik", "ccd"):
+        sol = ikcore.solve(chain, target, method)
+        assert sol.status == "stalled" and sol.error < sol.errors[0], (method, sol)

@@ -91,7 +91,10 @@ def run(problem, steps=None):
             frames = start
         if steps is not None:
             steps.reach(frames.points)
-        return pole.turned(problem, Outcome(frames, 1, [problem.start_error, problem.error(frames)]), steps)
+        # One step and no more: where that pose does not meet the target (a limited chain kept from
+        # the target at exactly full reach), the solve stops there (stalled).
+        outcome = Outcome(frames, 1, [problem.start_error, problem.error(frames)], stalled=True)
+        return pole.turned(problem, outcome, steps)
     search.prepare(problem.pole)
     result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
     frames = result.frames or search.pose_of(result.kept)

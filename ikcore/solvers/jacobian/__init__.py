@@ -162,7 +162,8 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
         frames = placed(chain, start, points)
         if steps is not None:
             steps.reach(frames.points)
-        outcome = Outcome(frames, 1, [*errors, problem.error(frames)])
+        # One step and no more: where that pose does not meet the target, the solve stops there (stalled).
+        outcome = Outcome(frames, 1, [*errors, problem.error(frames)], stalled=True)
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
     # Restarts pay off longer here than for the geometric methods: a redundant arm with an
