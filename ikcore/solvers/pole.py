@@ -104,8 +104,8 @@ def swivel(points, pole, size, planar=False):
 
 def turned(problem, outcome, steps=None):
     """``outcome`` swivelled toward ``problem.pole`` (none: as it is), where the turn keeps the
-    target as well met: its score (:meth:`ikcore.problem.Problem.score`) no larger, or within the
-    tolerance, and met if it was.
+    target as well met: met, or, for an outcome that does not meet it, a score
+    (:meth:`ikcore.problem.Problem.score`) no larger.
 
     The swivelled points become rotations by the shortest arc from the
     outcome's pose (:func:`ikcore.kinematics.along`), then the limits apply.
@@ -125,8 +125,7 @@ def turned(problem, outcome, steps=None):
         if chain.size > 1:
             rotations[-1] = rot.multiply(rot.conjugate(worlds[-2]), frames.worlds[-1])
     turned_frames = pose_of(chain, rotations)
-    if problem.score(turned_frames) > max(problem.score(frames), problem.tolerance) or \
-            (problem.met(frames) and not problem.met(turned_frames)):
+    if not problem.met(turned_frames) and (problem.met(frames) or problem.score(turned_frames) > problem.score(frames)):
         return outcome
     if steps is not None:
         steps.setup(turned_frames.points, "pole", iteration=max(outcome.iterations, 1))

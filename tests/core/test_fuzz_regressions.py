@@ -274,3 +274,37 @@ def test_cone_limits_hold_on_short_bones_far_from_the_origin():
     sol = ikcore.solve(chain, target, "fabrik", start=start, max_iterations=1, max_restarts=1)
     check_invariants(chain, target, sol, start, max_iterations=1)
     assert max(chain.violations(sol.rotations)) <= 1e-12
+
+
+# An orientation target with a pole and a tolerance as large as the reach: the pole's swivel was
+# kept wherever its score stayed within the tolerance, and here it took an unmet solve's
+# orientation error from 0.0015 to 0.077 rad, ending twice as far (by the weighted score) as it
+# started. A swivel of a pose that misses the target is kept only where it comes no farther.
+def test_the_pole_never_takes_an_unmet_orientation_solve_farther_than_it_was():
+    hinge = ikcore.Hinge
+    chain = Chain([(84638882.8145161, -685471429.4956771, -159854872.04353783),
+                   (84715377.6018775, -684880011.6840945, -160100039.7452156),
+                   (84164715.12502626, -684546285.7817293, -160066401.3597727),
+                   (84466750.47412354, -683976635.9914559, -160069130.21186578)],
+                  [hinge((0.1186381144542818, 0.9172480431815744, -0.3802381162878851), -185.20059255723822,
+                         -153.22674171184406),
+                   hinge((-0.8540393431738987, 0.5175857488708002, 0.05217080483374026), -30.555648255545634,
+                         104.224666865112),
+                   hinge((0.8834952631884191, -0.4684400921394604, 0.0), -180.0, 180.0)])
+    start = [(0.2315208848958336, -0.11541470901607404, -0.8923263530133082, 0.3699070214496528),
+             (0.9698991700117542, 0.2079644548069148, -0.12603569020569963, -0.012703949848218583),
+             (0.49124928003822443, 0.7695411842306102, -0.40802023311948166, 0.0)]
+    orientation = (-0.261821360869899, 0.3324922119700709, -0.033052816404662566, 0.9054313973455987)
+    pole = (97124524925.15439, -756721374467.9608, 1777646690988.0603)
+    target, tolerance = chain.points[0], chain.reach
+    weight = min(max(tolerance / 1e-3, 0.1 * chain.reach), 10.0 * chain.reach)
+
+    def score(error, angle):
+        return math.hypot(error, weight * angle)
+
+    first = rot.angle_between(chain.world_rotations(chain.clamp(start))[-1], orientation)
+    for method in ("dls", "pseudo_inverse"):
+        sol = ikcore.solve(chain, target, method, start=start, orientation=orientation, pole=pole, tolerance=tolerance)
+        assert not sol.converged
+        assert score(sol.error, sol.orientation_error) <= score(sol.errors[0], first) * (1.0 + 1e-9)
+        check_invariants(chain, target, sol, start=start, orientation=orientation, tolerance=tolerance)
