@@ -186,7 +186,7 @@ class Recorder:
                                                                    if j else z, delta), q))
             turned.append(q)
         iteration += self.offset
-        # The joints whose limits moved them back (the clamp of :func:`~ikcore.kinematics.pose_of`), if any: a step of their own.
+        # The joints whose limits moved them back (pose_of's clamp), if any: a step of their own.
         held = [j for j, (q, p) in enumerate(zip(turned, after.rotations)) if max(abs(a - b) for a, b in zip(q, p)) > 1e-12]
         raw = frames(self.chain, turned)[1] if held else after.points
         if held and self._same(raw, after.points):

@@ -27,9 +27,11 @@ all: a stall at once) and four methods:
     Start again near a kept pose (``None``: the start); False when the method
     will not restart (then the solve is stalled).
 
-"Met" is decided on the pose the search makes of its state (``pose_of``), by :meth:`ikcore.problem.Problem.met`,
-the very test the Solution's status comes from (:func:`ikcore.solution.solution_of`): a solve that stops because it met the
-target is "converged", whatever rounding the method's own bookkeeping carries.
+"Met" is decided on the pose the search makes of its state (``pose_of``), by
+:meth:`ikcore.problem.Problem.met`, the very test the Solution's status comes
+from (:func:`ikcore.solution.solution_of`): a solve that stops because it met
+the target is "converged", whatever rounding the method's own bookkeeping
+carries.
 """
 
 import math
