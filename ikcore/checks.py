@@ -21,7 +21,11 @@ def check_float(value, name):
         return value
     if isinstance(value, bool) or not isinstance(value, Real):
         raise IKError(f"{name} must be a real number, got {_describe(value)}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:
+        # An integer beyond a float's range (JSON hands a long run of digits over as one).
+        raise IKError(f"{name} must be finite, got an integer too large for a float") from None
     if not math.isfinite(value):
         raise IKError(f"{name} must be finite, got {value!r}")
     return value

@@ -33,7 +33,8 @@ FORMAT = "ikcore-pose"
 VERSION = 1
 CONVENTION = ("quaternions (w, x, y, z); joint i's world rotation R_i = q_0 q_1 ... q_i; "
               "positions[i+1] = positions[i] + R_i (rest[i+1] - rest[i]); the root never moves")
-_MAX_CHAINS = 1000
+#: The most chains a pose holds: the largest crowd's legs (400 spiders of 8) fit, with room.
+_MAX_CHAINS = 4096
 
 
 class PoseChain:
@@ -164,8 +165,9 @@ def load_pose(source):
     if isinstance(source, (str, bytes, bytearray)):
         try:
             source = json.loads(source)
-        except ValueError as exc:
-            raise IKError(f"pose is not valid JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            # (Arrays nested deeper than the parser's recursion limit end in RecursionError.)
+            raise IKError(f"pose is not valid JSON: {str(exc):.200}") from None
     if not isinstance(source, dict):
         raise IKError("pose must be a JSON object")
     if source.get("format") != FORMAT:

@@ -56,3 +56,14 @@ def test_bad_poses_raise(mutate, match):
 def test_not_json_raises():
     with pytest.raises(ikcore.IKError, match="JSON"):
         load_pose("{not json")
+    # Nested past the parser's recursion limit.
+    with pytest.raises(ikcore.IKError, match="JSON"):
+        load_pose("[" * 100000 + "]" * 100000)
+
+
+def test_a_number_too_large_for_a_float_is_refused_by_name():
+    # JSON hands a long run of digits over as an integer beyond a float's range.
+    data = dump_pose("arm", "ccd", [("arm", arm(), [rot.IDENTITY] * 3)])
+    data["chains"][0]["rest"][1][0] = 10 ** 400
+    with pytest.raises(ikcore.IKError, match="too large for a float"):
+        load_pose(json.dumps(data))

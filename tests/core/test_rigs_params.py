@@ -18,7 +18,8 @@ from ikcore.rigs.scene import check_param
 SCENE = {name: make_scene(name) for name in SCENES}
 SPECS = {name: scene.layout()["param_specs"] for name, scene in SCENE.items()}
 NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6),
-                    st.sampled_from([0.0, 0.5, 0.5000001, 1e-300, -0.0, 3.0, 60.0, 100.0, 6000, 10000]))
+                    st.sampled_from([0.0, 0.5, 0.5000001, 1e-300, -0.0, 3.0, 60.0, 100.0, 6000, 10000,
+                                     10 ** 400, -10 ** 400]))  # (integers beyond a float's range, as JSON gives them)
 ANYTHING = st.one_of(NUMBERS, st.booleans(), st.text(max_size=12), st.none(), st.lists(st.integers(), max_size=2))
 
 
@@ -31,9 +32,9 @@ def allowed(spec, value):
         return isinstance(value, bool)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
-    if kind == "int" and not float(value).is_integer():
+    if kind == "int" and not (isinstance(value, int) or value.is_integer()):
         return False
-    if not math.isfinite(value):
+    if isinstance(value, float) and not math.isfinite(value):
         return False
     if spec.get("open_min") and value == spec["min"]:
         return False
@@ -125,3 +126,20 @@ def test_held_targets():
     spider.set_params(wander=True)
     spider.set_target("destination", (1.0, 0.0, 2.0))
     assert spider.state()["targets"]["destination"]["held"] is True
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_numbers_beyond_a_float_are_refused_by_name(name):
+    # JSON hands a long run of digits over as an integer too large for a float: refused like any
+    # other bad number (float() of it raises OverflowError, which must not escape).
+    scene = make_scene(name)
+    huge = 10 ** 400
+    for key, spec in SPECS[name].items():
+        if spec["kind"] in ("float", "int"):
+            with pytest.raises(IKError, match=key):
+                scene.set_params(**{key: huge})
+    with pytest.raises(IKError, match="dt"):
+        scene.step(huge)
+    for target in list(scene.targets)[:1]:
+        with pytest.raises(IKError, match="target|position"):
+            scene.set_target(target, [huge, 0.0, 0.0])

@@ -84,3 +84,11 @@ def test_bad_frames_raise_naming_the_value(mutate, match):
     mutate(data["chains"][0])
     with pytest.raises(ikcore.IKError, match=match):
         load_pose(json.dumps(data))
+
+
+def test_the_largest_crowd_s_pose_reads_back():
+    # 400 spiders of 8 legs: 3200 chains, each a leg, which load_pose takes back.
+    scene = make_scene("crowd", count=400)
+    scene.step(1 / 60)
+    pose = ikcore.load_pose(json.dumps(scene.pose()))
+    assert len(pose.chains) == 3200
