@@ -66,10 +66,11 @@ def check_points(value, name="points", minimum=2):
 def check_quaternion(value, name="quaternion"):
     """Return ``value`` as a unit quaternion ``(w, x, y, z)``.
 
-    Any non-zero finite quaternion is accepted and normalised; a zero one is refused.
+    Any finite quaternion of norm over ``1e-12`` is accepted and normalised (its norm taken
+    without overflow, so ``(1e200, 0, 0, 0)`` is the identity); a smaller one is refused as zero.
     """
     w, x, y, z = check_vector(value, name, 4)
-    norm = math.sqrt(w * w + x * x + y * y + z * z)
+    norm = math.hypot(w, x, y, z)
     if not norm > 1e-12 or not math.isfinite(norm):
         raise IKError(f"{name} must be a non-zero quaternion (w, x, y, z), got {_describe(value)}")
     return (w / norm, x / norm, y / norm, z / norm)

@@ -89,7 +89,7 @@ class Bridge:
         if not isinstance(args, dict):
             raise ValueError("command arguments must be a JSON object")
         if name == "set_scene":
-            self.load(args["name"], args.get("options"))
+            self.load(args.get("name"), args.get("options"))
             return json.dumps(self.info())
         if name == "layout":
             return json.dumps(self.info())
@@ -105,7 +105,7 @@ class Bridge:
             # The format is ikcore's (ikcore.pose): ikcore.load_pose reads the downloaded file back.
             return json.dumps(self.scene.pose())
         if name == "set_target":
-            self.scene.set_target(args["name"], args["position"], args.get("orientation"))
+            self.scene.set_target(args.get("name"), args.get("position"), args.get("orientation"))
         elif name == "steer":
             steer = getattr(self.scene, "steer", None)
             if steer is None:

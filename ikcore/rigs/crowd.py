@@ -138,8 +138,7 @@ class CrowdScene(Scene):
         self.gait.resize(count, self.walkers)
         self.bodies.resize(count, self.walkers, self.gait)
         self.legs.resize(count)
-        self.legs.aim(self.walkers, self.bodies, self.gait, self.params["constraints"])
-        self.converged = self.legs.solve(self.params["tolerance"], self.params["constraints"])
+        self.solve()
         # What write() packs: per column its byte offset, a packer for its length, and its list.
         w, b, g = self.walkers, self.bodies, self.legs
         columns = zip(BODY_COLUMNS + LEG_COLUMNS, (w.x, b.y, w.z, b.qw, b.qx, b.qy, b.qz, g.yaw, g.femur, g.tibia))
@@ -166,7 +165,9 @@ class CrowdScene(Scene):
 
     def solve(self):
         self.legs.aim(self.walkers, self.bodies, self.gait, self.params["constraints"])
-        self.converged = self.legs.solve(self.params["tolerance"], self.params["constraints"])
+        # The tolerance the legs' statuses were decided with: a new one counts from the next frame.
+        self.solved_tolerance = self.params["tolerance"]
+        self.converged = self.legs.solve(self.solved_tolerance, self.params["constraints"])
 
     # -- output --------------------------------------------------------------------------------
 
@@ -214,7 +215,8 @@ class CrowdScene(Scene):
         return [(gait.planted(n), (gait.fx[n], gait.fy[n], gait.fz[n]), errors[n]) for n in range(self.legs.count)]
 
     def state(self):
-        tolerance = self.params["tolerance"] * self.legs.reach
+        # The feet measured against the tolerance their legs were solved with, as their statuses are.
+        tolerance = self.solved_tolerance * self.legs.reach
         planted = [error for down, _, error in self.feet() if down]
         status = self.legs.results.status
         return {"scene": self.name, "method": self.params["method"], "frame": self.frame, "time": self.time,

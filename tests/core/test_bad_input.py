@@ -88,3 +88,17 @@ def test_values_a_method_takes_are_checked():
         ikcore.solve(chain, (1, 1, 0), "dls", damping=-1)
     with pytest.raises(IKError, match="damping"):
         ikcore.solve(chain, (1, 1, 0), "dls", damping=math.nan)
+
+
+def test_quaternions_of_any_finite_scale_are_rotations():
+    # Their norm is taken without overflow or underflow of its squares.
+    from ikcore.checks import check_quaternion
+    assert check_quaternion((1e200, 0.0, 0.0, 0.0)) == (1.0, 0.0, 0.0, 0.0)
+    w, x, y, z = check_quaternion((1e154, 1e154, 0.0, 0.0))
+    assert math.isclose(w, math.sqrt(0.5)) and math.isclose(x, math.sqrt(0.5)) and y == z == 0.0
+    assert all(math.isclose(a, b) for a, b in zip(check_quaternion((3e-12, 0.0, 4e-12, 0.0)), (0.6, 0.0, 0.8, 0.0)))
+    for zero in ((0.0, 0.0, 0.0, 0.0), (1e-13, 0.0, 0.0, 0.0)):
+        with pytest.raises(IKError, match="non-zero quaternion"):
+            check_quaternion(zero, "q")
+    sol = ikcore.solve(ikcore.Chain(ARM), (1.0, 1.0, 0.0), start=[(1e200, 0.0, 0.0, 0.0)] * (len(ARM) - 1))
+    assert sol.converged

@@ -206,3 +206,16 @@ def test_the_drawn_ground_lies_between_its_cells_corners_and_is_continuous(x, z)
     e = 1e-7
     assert abs(_ground.height(x + e, z) - y) <= 2 * slope * e + 1e-12
     assert abs(_ground.height(x, z + e) - y) <= 2 * slope * e + 1e-12
+
+
+def test_the_state_counts_the_feet_by_the_tolerance_their_legs_were_solved_with():
+    # A new tolerance counts from the next frame, for the statuses and the planted feet alike.
+    scene = make_scene("crowd", count=20)
+    scene.step(1 / 60)
+    scene.set_params(tolerance=5e-324)
+    crowd = scene.state()["crowd"]
+    assert crowd["converged"] == crowd["legs"]
+    assert crowd["planted_within_tolerance"] == crowd["planted"]
+    scene.step(1 / 60)
+    crowd = scene.state()["crowd"]
+    assert crowd["planted_within_tolerance"] <= crowd["converged"] < crowd["legs"]
