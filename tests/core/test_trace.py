@@ -44,9 +44,9 @@ def requests(draw):
     if method in SECONDARY_METHODS:
         # Secondary objectives: their steps once the target is met are iterations of the trace too.
         middle = tuple(0.5 * (a + b) for a, b in zip(chain.points[0], chain.points[-1]))
-        kwargs["secondary"] = draw(st.sampled_from((None, "rest", "limits", "sphere")))
+        choice = draw(st.sampled_from((None, "rest", "limits", "sphere")))
         kwargs["secondary"] = {None: None, "rest": [ikcore.TowardRest()], "limits": [ikcore.AwayFromLimits()],
-                               "sphere": [ikcore.AvoidSphere(middle, 0.2 * chain.reach)]}[kwargs["secondary"]]
+                               "sphere": [ikcore.AvoidSphere(middle, 0.2 * chain.reach)]}[choice]
     return chain, target, method, kwargs
 
 
