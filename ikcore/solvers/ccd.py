@@ -40,7 +40,7 @@ import math
 from .. import rotation as rot
 from ..checks import check_float
 from ..errors import IKError
-from ..kinematics import arc, compose, placed, pose_of, turn
+from ..kinematics import arc, compose, pose_of, turn
 from ..plan import BALL, HINGE
 from ..problem import Outcome
 from ..vectors import norm, sub
@@ -73,12 +73,7 @@ def run(problem, steps=None):
     if problem.met(start):
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
     if chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance):
-        points = reach.nearest_pose(chain, problem.target, start.points)
-        frames = placed(chain, start, points)
-        if steps is not None:
-            steps.reach(frames.points)
-        # One step and no more: where that pose does not meet the target, the solve stops there (stalled).
-        outcome = Outcome(frames, 1, [problem.start_error, problem.error(frames)], stalled=True)
+        outcome = reach.one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
         return pole.turned(problem, outcome, steps)
     search = Sweeps(problem, steps)
     result = iterate(problem, search)

@@ -22,6 +22,8 @@ lies within ``[min_reach, reach]``, and only those:
 import math
 
 from .. import rotation as rot
+from ..kinematics import placed
+from ..problem import Outcome
 from ..vectors import across, add, madd, norm, scale, sub, unit
 
 #: Most steps :func:`_bend` takes (halving the bracket alone meets the angle to rounding in about 55).
@@ -62,6 +64,24 @@ def nearest_pose(chain, target, points):
     for length in chain.lengths:
         out.append(madd(out[-1], u, length if beyond or length == longest else -length))
     return out
+
+
+def nearest_frames(problem, start):
+    """The :class:`~ikcore.kinematics.Frames` of :func:`nearest_pose` for ``problem``'s target, each
+    bone turned from its direction in ``start`` (Frames) by the shortest arc."""
+    chain = problem.chain
+    return placed(chain, start, nearest_pose(chain, problem.target, start.points))
+
+
+def one_step(problem, frames, errors, steps=None):
+    """The :class:`~ikcore.problem.Outcome` of a solve that ends on one step to ``frames``: the
+    nearest pose at an edge of the reach or beyond it (``errors``: the history before the step;
+    ``steps``: the step hook, which records it). The method takes no further step, so where the
+    pose misses a reachable target (a limited chain kept from one at exactly full reach) the solve
+    is stalled, never out of iterations."""
+    if steps is not None:
+        steps.reach(frames.points)
+    return Outcome(frames, 1, [*errors, problem.error(frames)], stalled=True)
 
 
 def arc_to(chain, target, points):

@@ -89,12 +89,7 @@ def run(problem, steps=None):
         frames = search.reach_out()
         if problem.error(frames) > problem.start_error:
             frames = start
-        if steps is not None:
-            steps.reach(frames.points)
-        # One step and no more: where that pose does not meet the target (a limited chain kept from
-        # the target at exactly full reach), the solve stops there (stalled).
-        outcome = Outcome(frames, 1, [problem.start_error, problem.error(frames)], stalled=True)
-        return pole.turned(problem, outcome, steps)
+        return pole.turned(problem, reach.one_step(problem, frames, [problem.start_error], steps), steps)
     search.prepare(problem.pole)
     result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
     frames = result.frames or search.pose_of(result.kept)
@@ -130,8 +125,7 @@ class PointSearch(Search):
     def reach_out(self):
         chain, target = self.chain, self.problem.target
         if self.cones is None:
-            points = reach.nearest_pose(chain, target, self.reference.points)
-            return placed(chain, self.reference, points)
+            return reach.nearest_frames(self.problem, self.reference)
         root = chain.points[0]
         d = chain.distance_to(target)
         aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]

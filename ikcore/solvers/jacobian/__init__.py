@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 from ...checks import check_float
 from ...errors import IKError
-from ...kinematics import Frames, placed
+from ...kinematics import Frames
 from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
@@ -158,12 +158,7 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     errors = [problem.start_error] if errors is None else errors
     if problem.orientation is None and chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance) \
             and not problem.met(start) and budget > 0:
-        points = reach.nearest_pose(chain, problem.target, start.points)
-        frames = placed(chain, start, points)
-        if steps is not None:
-            steps.reach(frames.points)
-        # One step and no more: where that pose does not meet the target, the solve stops there (stalled).
-        outcome = Outcome(frames, 1, [*errors, problem.error(frames)], stalled=True)
+        outcome = reach.one_step(problem, reach.nearest_frames(problem, start), errors, steps)
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
     # Restarts pay off longer here than for the geometric methods: a redundant arm with an
