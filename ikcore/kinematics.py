@@ -232,7 +232,7 @@ def placed(chain, reference, points, directions=None):
     forward kinematics, which they are to rounding; otherwise the limited
     rotations are posed anew (:func:`pose_of`). ``directions``: the points' unit
     bone directions, which the caller found to keep every joint inside its
-    limits (FABRIK's cone chains: :meth:`~ikcore.solvers.fabrik.points.Cones.within`):
+    limits (FABRIK's cone chains: :meth:`~ikcore.solvers.fabrik.points.Cones.forward`):
     the clamps need not be asked, and the pose keeps them (the next solve from
     it reads them).
     """

@@ -1,7 +1,8 @@
 """The solvers, one module or package per algorithm family, and the pieces they share.
 
 Methods (each module gives ``OPTIONS``, ``MAX_ITERATIONS``, what it takes, and
-``run(problem, steps=None) -> Outcome``):
+``run(problem, steps=None) -> Outcome``; an iterative one also its stall watch's
+``WINDOW``):
 
 - :mod:`~.ccd`: cyclic coordinate descent;
 - :mod:`~.fabrik`: forward and backward reaching;

@@ -59,6 +59,9 @@ def _check_step(value, name):
 
 OPTIONS = {"max_step_deg": (180.0, _check_step)}
 MAX_ITERATIONS = 200
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): iterations without
+#: progress before a restart.
+WINDOW = 6
 POLE = True
 #: Largest random turn per joint on a restart (radians).
 KICK = 0.8

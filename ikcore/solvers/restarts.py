@@ -143,13 +143,12 @@ def near_full_reach(problem):
 
 
 def watch_settings(problem):
-    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
-    (six iterations unless its module says otherwise), and a pace that meets the tolerance within
-    the method's default budget. Near full reach (:func:`near_full_reach`) a crawl is told within
-    three iterations (a pace that would not meet the tolerance within twelve more), since the arc
-    restart then meets the target at once."""
+    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``,
+    and a pace that meets the tolerance within the method's default budget. Near full reach
+    (:func:`near_full_reach`) a crawl is told within three iterations (a pace that would not meet
+    the tolerance within twelve more), since the arc restart then meets the target at once."""
     module = problem.settings.module
-    return (3, 12) if near_full_reach(problem) else (getattr(module, "WINDOW", 6), module.MAX_ITERATIONS)
+    return (3, 12) if near_full_reach(problem) else (module.WINDOW, module.MAX_ITERATIONS)
 
 
 def restart_frames(problem, frames, rng, angle, within=False):

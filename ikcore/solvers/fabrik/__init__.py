@@ -71,6 +71,9 @@ def _check_restarts(value, name):
 
 OPTIONS = {"max_restarts": (None, _check_restarts)}
 MAX_ITERATIONS = 100
+#: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): iterations without
+#: progress before a restart.
+WINDOW = 6
 POLE = True
 #: Largest random turn per joint on a restart (radians).
 KICK = 0.8
@@ -120,6 +123,9 @@ class PointSearch(Search):
     def _take(self, columns):
         """Start the passes from points given by coordinate, ``(xs, ys, zs)``."""
         self.xs, self.ys, self.zs = map(list, columns)
+        # The bones' unit directions as the last forward pass placed them, when every one keeps inside
+        # its cone (see Cones.forward); not known for points taken from elsewhere.
+        self.directions = None
         self._measure()
 
     def reach_out(self):
@@ -129,7 +135,7 @@ class PointSearch(Search):
         root = chain.points[0]
         d = chain.distance_to(target)
         aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]
-        self.cones.forward(self.xs, self.ys, self.zs, aim)
+        _, self.directions = self.cones.forward(self.xs, self.ys, self.zs, aim)
         return self.pose_of(self.keep())
 
     def prepare(self, toward):
@@ -144,7 +150,7 @@ class PointSearch(Search):
                 self.steps.setup(self.reference.points, "bend")
         elif toward is not None and self.cones is not None:
             self._take(zip(*pole.swivel(self.reference.points, toward, chain.reach)))
-            self.cones.forward(self.xs, self.ys, self.zs)
+            _, self.directions = self.cones.forward(self.xs, self.ys, self.zs)
             self._measure()
             if self.steps is not None:
                 self.steps.setup(list(zip(self.xs, self.ys, self.zs)), "turn")
@@ -165,19 +171,18 @@ class PointSearch(Search):
         if self.cones is None:
             effector = forward(xs, ys, zs, self.lengths, self.root)
         else:
-            effector = self.cones.forward(xs, ys, zs)
+            effector, self.directions = self.cones.forward(xs, ys, zs)
         if steps is not None:
             steps.forward(iteration, middle, list(zip(xs, ys, zs)))
         self.error = dist(effector, target)
 
     def keep(self):
-        return self.reference, self.xs[:], self.ys[:], self.zs[:]
+        return self.reference, self.xs[:], self.ys[:], self.zs[:], self.directions
 
     def pose_of(self, kept):
         if kept is None:
             return self.problem.start
-        reference, xs, ys, zs = kept
-        directions = None if self.cones is None else self.cones.within(xs, ys, zs)
+        reference, xs, ys, zs, directions = kept
         return placed(self.chain, reference, list(zip(xs, ys, zs)), directions)
 
     def restart(self, kept, rng):

@@ -85,86 +85,80 @@ def forward(xs, ys, zs, lengths, root):
 class Cones:
     """A cone chain's constants for :meth:`backward` and :meth:`forward` (see the module docstring).
 
-    Made by :func:`cones_of`. Per joint ``i``, ``cosines[i]`` and ``sines[i]``
-    of its cone (``-2`` and ``0`` for a free joint, never clamped); per point,
-    the share of the offset the backward pass spreads onto it (``back``: the
-    share of the chain's length from the root to it) and the forward pass
-    (``fore``: the rest of the length), none on either end: each pass puts the
-    end it starts from in place, and the other end is what it moves.
+    Made by :func:`cones_of`, laid out once per chain as one row per bone in
+    the order each pass visits the bones. A row gives the bone's index, the
+    share of the spread offset its moving end takes, its length and the cone
+    that bounds it: the child's (joint ``i + 1``) going backward, its own
+    joint's going forward; a free joint, and the last bone going backward, have
+    the cosine ``-2``, which no direction falls below. The shares are the
+    fraction of the chain's length from the root to the point (``back``) and
+    the rest of it (``fore``), none on either end: each pass puts the end it
+    starts from in place, and the other end is what it moves. A forward row
+    also carries its cone's cosine plus :data:`ROOM`: a bone whose cosine
+    falls below that sits on the rim, or too near it to count as inside.
     """
 
-    __slots__ = ("lengths", "cosines", "sines", "back", "fore", "root", "axis", "cap")
+    __slots__ = ("back_rows", "fore_rows", "root", "axis", "cap")
 
     def backward(self, xs, ys, zs, target):
         """Spread the effector's offset, then the backward pass under the children's cones."""
-        n = len(self.lengths)
+        n = len(xs) - 1
         tx, ty, tz = target
         ox, oy, oz = self._capped(tx - xs[n], ty - ys[n], tz - zs[n])
         x, y, z = tx, ty, tz
         xs[n], ys[n], zs[n] = x, y, z
-        # The child's direction; the last bone has no child, its cone never clamps.
+        # The child's direction, about which the child's cone bounds this bone.
         ax, ay, az = self.axis
-        for i in range(n - 1, -1, -1):
+        for i, share, length, c, s in self.back_rows:
             # Toward the bone's old place, its offset spread: the direction b, kept within the
-            # child's cone about a (the last bone has no child).
-            f = self.back[i]
-            bx, by, bz = x - (xs[i] + f * ox), y - (ys[i] + f * oy), z - (zs[i] + f * oz)
+            # child's cone about a.
+            bx, by, bz = x - (xs[i] + share * ox), y - (ys[i] + share * oy), z - (zs[i] + share * oz)
             d = hypot(bx, by, bz)
             bx, by, bz = (bx / d, by / d, bz / d) if d > 1e-300 else (ax, ay, az)
-            if i + 1 < n and bx * ax + by * ay + bz * az < self.cosines[i + 1]:
-                bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, self.cosines[i + 1], self.sines[i + 1])
-            length = self.lengths[i]
+            if bx * ax + by * ay + bz * az < c:
+                bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, c, s)
             x, y, z = x - length * bx, y - length * by, z - length * bz
             xs[i], ys[i], zs[i] = x, y, z
             ax, ay, az = bx, by, bz
 
     def forward(self, xs, ys, zs, aim=None):
         """Spread the root's offset, then the forward pass under the joints' cones; with ``aim`` (a
-        unit vector) every bone is wanted along it instead (nothing is spread). Returns the effector."""
+        unit vector) every bone is wanted along it instead (nothing is spread).
+
+        Returns the effector and the unit directions the bones were placed
+        along, or ``None`` for these where a bone ends on its cone's rim or
+        within :data:`ROOM` of it. Inside every cone, the rotations that put
+        the bones along these points need no clamp
+        (:func:`ikcore.kinematics.placed`); a bone on a rim is left to the
+        clamps.
+        """
         rx, ry, rz = self.root
         ox, oy, oz = self._capped(rx - xs[0], ry - ys[0], rz - zs[0])
         x, y, z = rx, ry, rz
         xs[0], ys[0], zs[0] = x, y, z
+        placed = []
         # The parent's direction: joint 0's cone is about the rest direction of bone 0.
         ax, ay, az = self.axis
-        for i, length in enumerate(self.lengths):
+        for j, share, length, c, s, clear in self.fore_rows:
             # Toward the point's backward-pass place, the root's offset spread (or along aim): the
             # direction b, kept within the joint's cone about a.
-            j = i + 1
             if aim is None:
-                f = self.fore[j]
-                bx, by, bz = (xs[j] + f * ox) - x, (ys[j] + f * oy) - y, (zs[j] + f * oz) - z
+                bx, by, bz = (xs[j] + share * ox) - x, (ys[j] + share * oy) - y, (zs[j] + share * oz) - z
                 d = hypot(bx, by, bz)
                 bx, by, bz = (bx / d, by / d, bz / d) if d > 1e-300 else (ax, ay, az)
             else:
                 bx, by, bz = aim
-            if bx * ax + by * ay + bz * az < self.cosines[i]:
-                bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, self.cosines[i], self.sines[i])
+            k = bx * ax + by * ay + bz * az
+            if k < clear:
+                if k < c:
+                    bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, c, s)
+                placed = None
+            elif placed is not None:
+                placed.append((bx, by, bz))
             x, y, z = x + length * bx, y + length * by, z + length * bz
             xs[j], ys[j], zs[j] = x, y, z
             ax, ay, az = bx, by, bz
-        return x, y, z
-
-    def within(self, xs, ys, zs):
-        """The bones' unit directions, where every bone keeps within its joint's cone about its
-        parent's direction (joint 0's about the rest direction) with room to spare for rounding,
-        :data:`ROOM`; else ``None``. Within, the rotations that put the bones along these points
-        need no clamp (:func:`ikcore.kinematics.placed`); a bone on a rim is left to the clamps."""
-        ax, ay, az = self.axis
-        x0, y0, z0 = xs[0], ys[0], zs[0]
-        out = []
-        for j, c in enumerate(self.cosines, 1):
-            x1, y1, z1 = xs[j], ys[j], zs[j]
-            dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
-            d = hypot(dx, dy, dz)
-            if not d > 0.0:
-                return None
-            ax, ay, az, px, py, pz = dx / d, dy / d, dz / d, ax, ay, az
-            if ax * px + ay * py + az * pz < c + ROOM:
-                return None
-            out.append((ax, ay, az))
-            x0, y0, z0 = x1, y1, z1
-        return out
+        return (x, y, z), placed
 
     def _capped(self, x, y, z):
         m = sqrt(x * x + y * y + z * z)
@@ -209,15 +203,20 @@ def cones_of(chain):
             return None
         cosines.append(cos(joint.cone))
         sines.append(sin(joint.cone))
-    cones = Cones()
-    cones.lengths = chain.lengths
-    cones.cosines, cones.sines = cosines, sines
-    along, total = [], 0.0
-    for length in chain.lengths[:-1]:
+    n = len(chain.lengths)
+    # The share of a spread offset each point takes: the fraction of the chain's length from the root
+    # to it (backward), or the rest of it (forward); the pass's far end takes none.
+    reached, total = [], 0.0
+    for length in chain.lengths:
+        reached.append(total / chain.reach)
         total += length
-        along.append(total / chain.reach)
-    cones.back = [0.0, *along, 0.0]
-    cones.fore = [0.0, *(1.0 - s for s in along), 0.0]
+    cones = Cones()
+    # Backward, bone i moves point i under its child's cone (joint i + 1; the last bone has none).
+    child = [*zip(cosines[1:], sines[1:]), (-2.0, 0.0)]
+    cones.back_rows = [(i, reached[i], chain.lengths[i], *child[i]) for i in reversed(range(n))]
+    # Forward, bone i moves point i + 1 under its own joint's cone.
+    cones.fore_rows = [(i + 1, 1.0 - reached[i + 1] if i + 1 < n else 0.0, chain.lengths[i], cosines[i], sines[i],
+                        cosines[i] + ROOM) for i in range(n)]
     cones.root = chain.points[0]
     cones.axis = chain.directions[0]
     cones.cap = SPREAD * chain.reach
