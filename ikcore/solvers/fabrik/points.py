@@ -136,7 +136,7 @@ class Cones:
         ox, oy, oz = self._capped(rx - xs[0], ry - ys[0], rz - zs[0])
         x, y, z = rx, ry, rz
         xs[0], ys[0], zs[0] = x, y, z
-        placed = []
+        directions = []
         # The parent's direction: joint 0's cone is about the rest direction of bone 0.
         ax, ay, az = self.axis
         for j, share, length, c, s, clear in self.fore_rows:
@@ -152,13 +152,13 @@ class Cones:
             if k < clear:
                 if k < c:
                     bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, c, s)
-                placed = None
-            elif placed is not None:
-                placed.append((bx, by, bz))
+                directions = None
+            elif directions is not None:
+                directions.append((bx, by, bz))
             x, y, z = x + length * bx, y + length * by, z + length * bz
             xs[j], ys[j], zs[j] = x, y, z
             ax, ay, az = bx, by, bz
-        return (x, y, z), placed
+        return (x, y, z), directions
 
     def _capped(self, x, y, z):
         m = sqrt(x * x + y * y + z * z)
