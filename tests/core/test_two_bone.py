@@ -4,6 +4,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ikcore
 from ikcore import BallSocket, Chain, Hinge, IKError
@@ -135,6 +137,38 @@ def test_limits_are_applied_and_reported_honestly():
     cone = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [BallSocket(10), None])
     sol = ikcore.solve(cone, (0.0, 2.0, 0.0), "two_bone")
     assert max(cone.violations(sol.rotations)) <= 1e-12 and not sol.converged
+
+
+def _nearest_on_grid(l1, l2, psi, hip, knee, target, steps=150):
+    """The least distance to ``target`` (in the z = 0 plane) of a planar leg's tip over a grid of
+    ``steps`` x ``steps`` hip and knee angles spanning their ranges (radians): an upper bound on
+    the nearest pose the ranges allow."""
+    tx, ty = target[0], target[1]
+    hips = [hip[0] + (hip[1] - hip[0]) * i / (steps - 1) for i in range(steps)]
+    knees = [knee[0] + (knee[1] - knee[0]) * i / (steps - 1) for i in range(steps)]
+    best = math.inf
+    for a in hips:
+        kx, ky = l1 * math.cos(a) - tx, l1 * math.sin(a) - ty
+        for b in knees:
+            best = min(best, math.hypot(kx + l2 * math.cos(a + psi + b), ky + l2 * math.sin(a + psi + b)))
+    return best
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_planar_leg_ends_at_the_nearest_pose_its_ranges_allow(seed):
+    # Where neither elbow side meets the triangle within the ranges, the nearest pose lies on the
+    # ranges' ends: two_bone weighs them, and no pose of a fine grid over both ranges comes nearer.
+    rng = random.Random(seed)
+    l1, l2, psi = rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5), rng.uniform(-1.0, 1.0)
+    chain = Chain([(0, 0, 0), (l1, 0, 0), (l1 + l2 * math.cos(psi), l2 * math.sin(psi), 0)],
+                  [Hinge((0, 0, 1), lo, lo + rng.uniform(5.0, 300.0))
+                   for lo in (rng.uniform(-180.0, 150.0), rng.uniform(-180.0, 150.0))])
+    heading, distance = rng.uniform(-math.pi, math.pi), rng.uniform(0.0, 1.3) * chain.reach
+    target = (distance * math.cos(heading), distance * math.sin(heading), 0.0)
+    sol = ikcore.solve(chain, target, "two_bone")
+    hip, knee = ((j.range.lo, j.range.hi) for j in chain.plan.joints)
+    assert sol.error <= _nearest_on_grid(l1, l2, psi, hip, knee, target) + 1e-9 * chain.reach
 
 
 def test_two_bone_refuses_other_chains_and_orientation():

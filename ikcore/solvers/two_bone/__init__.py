@@ -30,7 +30,18 @@ start, toward its knee; the rest pose's bend; any direction across ``u``
   direction (its twist kept), the lower bone in its parent's frame.
 
 The limits apply to every candidate (:func:`ikcore.kinematics.pose_of`); the
-one that ends nearest the target wins, the preferred side on a tie. It is
+one that ends nearest the target wins, the preferred side on a tie.
+
+**The ranges' ends.** Where neither side meets the triangle within the limits,
+the pose nearest the target lies on the limits, not where a side's clamped
+angles leave it. For a planar leg (both hinges about one axis,
+:attr:`ikcore.plan.Plan.plane`) four more candidates cover them: the knee at
+either end of its range, the hip turning the tip toward the target (the tip
+then runs on a circle about the root, nearest the target at the angle nearest
+the aim), and the hip at either end, the knee turning the lower bone toward
+the target (a circle about the knee). With a target in the leg's plane, the
+nearest of these is the nearest pose the ranges allow. They win only where they
+come nearer than the sides. The candidate kept is
 taken when it meets the target, or else ends no farther from it than the start
 (to rounding, ``1e-12`` of the reach): never worse than the start. Otherwise
 the start stays, and the solve is "stalled" (the limits are a wall the closed
@@ -67,13 +78,19 @@ def run(problem, steps=None):
     """Solve ``problem`` in closed form (one iteration); see the module docstring."""
     chain, start = problem.chain, problem.start
     triangle = Triangle(chain, problem.target, start, problem.pole)
+    tie = 1e-12 * chain.reach
     best = None
     for frames in triangle.candidates():
         error = problem.error(frames)
-        if best is None or error < best[0] - 1e-12 * chain.reach:
+        if best is None or error < best[0] - tie:
             best = (error, frames)
+    if chain.plan.plane is not None and best[0] > triangle.exact(problem.target) + tie:
+        for frames in triangle.on_ends(problem.target):
+            error = problem.error(frames)
+            if error < best[0] - tie:
+                best = (error, frames)
     error, frames = best
-    if not problem.met(frames) and error > problem.start_error + 1e-12 * chain.reach:
+    if not problem.met(frames) and error > problem.start_error + tie:
         # Never worse than the start: the limits are a wall the closed form cannot pass.
         frames, error = start, problem.start_error
     stalled = not problem.met(frames)
@@ -141,6 +158,37 @@ class Triangle:
         if knee.kind == HINGE:
             return [pose_of(self.chain, r) for r in self._hinge_knee(knee.constraint)]
         return [pose_of(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
+
+    def exact(self, target):
+        """A planar leg's error where a side meets the triangle: the tip in the plane at the clamped
+        distance, toward the target, ``hypot(distance - rho, z)`` with ``rho`` the target's distance
+        from the root within the plane and ``z`` its height off it."""
+        axis = self.chain.plan.plane
+        v = sub(target, self.chain.points[0])
+        return math.hypot(self.distance - norm(across(v, axis)), dot(v, axis))
+
+    def on_ends(self, target):
+        """A planar leg's poses on the ends of its ranges (see the module docstring): the knee at
+        its ``lo``, then its ``hi``, the hip turning the tip toward the target; then the hip at its
+        ``lo``, then its ``hi``, the knee turning the lower bone toward the target. A whole turn has
+        no ends."""
+        chain = self.chain
+        hip, knee = (joint.constraint for joint in chain.plan.joints)
+        d0, d1 = chain.directions
+        l1, l2 = chain.lengths
+        poses = []
+        if not knee.range.full:
+            for end in (knee.range.lo, knee.range.hi):
+                q1 = knee.rotation(end)
+                poses.append([self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1])
+        if not hip.range.full:
+            for end in (hip.range.lo, hip.range.hi):
+                q0 = hip.rotation(end)
+                toward = sub(target, madd(chain.points[0], turn(q0, d0), l1))
+                far = norm(toward) > 1e-9 * chain.reach
+                poses.append([q0, knee.rotation(signed_angle(chain.plan.plane, turn(q0, d1), unit(toward))
+                                                 if far else 0.0)])
+        return [pose_of(chain, r) for r in poses]
 
     def _arcs(self, side):
         """Rotations putting the knee toward ``side``, each bone turned by the shortest arc from its

@@ -13,8 +13,12 @@ reference's steps (:mod:`ikcore.solvers.two_bone`) come down to angles:
   ``t1 = -psi + gamma`` and ``-psi - gamma``, each clamped into the knee's range;
 - for each, the hip turns the tip's direction ``beta`` onto the target's:
   ``t0 = atan2(y, x) - beta``, clamped into the hip's range;
-- the side nearer the target wins, the knee on the pole's side on a tie; the
-  start stays when neither meets the target and both end farther from it.
+- the side nearer the target wins, the knee on the pole's side on a tie;
+- where neither side meets the triangle, the ends of the ranges are weighed
+  too: the knee at either end with the hip turning the tip toward the target,
+  the hip at either end with the knee turning the lower bone toward it;
+- the start stays when the pose found misses the target and ends farther from
+  it.
 
 Most targets a leg can reach are met by the triangle itself, within both
 ranges, on one side or both: :meth:`PlanarLeg.solve` tries that first by
@@ -313,10 +317,48 @@ class PlanarLeg:
                     sides[i] = self._clamped(knee, ux, uy, x, y, z)
         one, two = sides
         if one is None or two is None:
-            return one or two
-        if abs(one[0] - two[0]) > tie:
-            return one if one[0] < two[0] else two
-        return two if self._prefers(two, one, u, self._pole(poles, k), t0, t1) else one
+            best = one or two
+        elif abs(one[0] - two[0]) > tie:
+            best = one if one[0] < two[0] else two
+        else:
+            best = two if self._prefers(two, one, u, self._pole(poles, k), t0, t1) else one
+        if best[0] > hypot(dc - rho, z) + tie:
+            # Neither side meets the triangle: the ranges' ends, as the reference weighs them.
+            for pose in self._on_ends(ux, uy, x, y, z):
+                if pose[0] < best[0] - tie:
+                    best = pose
+        return best
+
+    def _on_ends(self, ux, uy, x, y, z):
+        """The poses on the ends of the ranges, in the reference's order
+        (:meth:`ikcore.solvers.two_bone.Triangle.on_ends`): the knee at ``lo``, then ``hi``, the hip
+        turning the tip toward ``u``; the hip at ``lo``, then ``hi``, the knee turning the lower bone
+        toward the target."""
+        lo, hi, full = self.knee
+        if not full:
+            yield self._clamped(lo, ux, uy, x, y, z)
+            yield self._clamped(hi, ux, uy, x, y, z)
+        lo, hi, full = self.hip
+        if not full:
+            yield self._hip_end(lo, x, y, z)
+            yield self._hip_end(hi, x, y, z)
+
+    def _hip_end(self, t0, x, y, z):
+        """The hip at ``t0`` (an end of its range), the knee turning the lower bone toward the target
+        ``(x, y, z)`` as the reference does (signed_angle's rule), clamped."""
+        l1, l2, b = self.l1, self.l2, t0 + self.psi
+        kx, ky = l1 * cos(t0), l1 * sin(t0)
+        wx, wy = x - kx, y - ky
+        n = sqrt(wx * wx + wy * wy + z * z)
+        t1 = 0.0
+        if n > 1e-9 * self.reach:
+            wx, wy = wx / n, wy / n
+            s, c = cos(b) * wy - sin(b) * wx, cos(b) * wx + sin(b) * wy
+            t1 = atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
+        t1 = clamp_angle(t1, *self.knee)
+        b += t1
+        fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
 
     def _exact(self, t0, t1, dc, ux, uy, x, y, z):
         """A side whose angles are within their ranges: the knee at ``t0``, the tip on the chord at
