@@ -171,6 +171,35 @@ def test_a_planar_leg_ends_at_the_nearest_pose_its_ranges_allow(seed):
     assert sol.error <= _nearest_on_grid(l1, l2, psi, hip, knee, target) + 1e-9 * chain.reach
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_cone_hip_and_a_limited_knee_end_no_farther_than_the_knee_at_an_end_of_its_range(seed):
+    # With the knee at an end of its range, the tip sits R from the root at the angle beta from bone
+    # 0; a ball hip with a twist-free cone of half-angle c about the rest bone d0 turns the tip to
+    # any direction between max(0, beta - c) and beta + c from d0, and the nearest of those to the
+    # target's direction (at theta from d0) misses it by the law of cosines. two_bone comes at least
+    # as near as the nearer end.
+    rng = random.Random(seed)
+    l1, l2 = rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5)
+    lo = rng.uniform(-180.0, 150.0)
+    hi = lo + rng.uniform(5.0, 300.0)
+    cone = rng.uniform(5.0, 150.0)
+    chain = Chain([(0, 0, 0), (l1, 0, 0), (l1 + l2, 0, 0)], [BallSocket(cone), Hinge((0, 0, 1), lo, hi)])
+    v = [rng.gauss(0, 1) for _ in range(3)]
+    d = rng.uniform(0.0, 1.3) * chain.reach
+    target = tuple(d * x / math.sqrt(sum(y * y for y in v)) for x in v)
+    sol = ikcore.solve(chain, target, "two_bone")
+    theta = math.acos(max(-1.0, min(1.0, target[0] / d))) if d > 0.0 else 0.0
+    c = math.radians(cone)
+    ends = []
+    for angle in (math.radians(lo), math.radians(hi)):
+        tx, ty = l1 + l2 * math.cos(angle), l2 * math.sin(angle)
+        r, beta = math.hypot(tx, ty), abs(math.atan2(ty, tx))
+        phi = min(max(theta, beta - c, 0.0), beta + c, math.pi)
+        ends.append(math.sqrt(max(0.0, d * d + r * r - 2.0 * d * r * math.cos(theta - phi))))
+    assert sol.error <= min(ends) + 1e-9 * chain.reach
+
+
 def test_two_bone_refuses_other_chains_and_orientation():
     with pytest.raises(IKError, match="2 bones, got 3"):
         ikcore.solve(Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]), (1, 1, 0), "two_bone")

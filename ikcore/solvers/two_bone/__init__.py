@@ -34,14 +34,16 @@ one that ends nearest the target wins, the preferred side on a tie.
 
 **The ranges' ends.** Where neither side meets the triangle within the limits,
 the pose nearest the target lies on the limits, not where a side's clamped
-angles leave it. For a planar leg (both hinges about one axis,
-:attr:`ikcore.plan.Plan.plane`) four more candidates cover them: the knee at
-either end of its range, the hip turning the tip toward the target (the tip
-then runs on a circle about the root, nearest the target at the angle nearest
-the aim), and the hip at either end, the knee turning the lower bone toward
-the target (a circle about the knee). With a target in the leg's plane, the
-nearest of these is the nearest pose the ranges allow. They win only where they
-come nearer than the sides. The candidate kept is
+angles leave it. A hinge knee adds two candidates: the knee at either end of
+its range, the hip turning the tip toward the target as far as its limits let
+it. A planar leg (both hinges about one axis, :attr:`ikcore.plan.Plan.plane`)
+adds two more: the hip at either end of its range, the knee turning the lower
+bone toward the target. In the plane each of the four runs the tip on a circle
+(about the root, or about the knee), nearest the target at the angle nearest
+the aim, so with a target in the leg's plane the nearest of them is the
+nearest pose the ranges allow. (A ball hip's cone meets the knee's range in
+curves these do not follow: there they are better poses, not the best.) They
+win only where they come nearer than the sides. The candidate kept is
 taken when it meets the target, or else ends no farther from it than the start
 (to rounding, ``1e-12`` of the reach): never worse than the start. Otherwise
 the start stays, and the solve is "stalled" (the limits are a wall the closed
@@ -84,7 +86,7 @@ def run(problem, steps=None):
         error = problem.error(frames)
         if best is None or error < best[0] - tie:
             best = (error, frames)
-    if chain.plan.plane is not None and best[0] > triangle.exact(problem.target) + tie:
+    if chain.plan.joints[1].kind == HINGE and best[0] > triangle.exact(problem.target) + tie:
         for frames in triangle.on_ends(problem.target):
             error = problem.error(frames)
             if error < best[0] - tie:
@@ -160,18 +162,20 @@ class Triangle:
         return [pose_of(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
 
     def exact(self, target):
-        """A planar leg's error where a side meets the triangle: the tip in the plane at the clamped
-        distance, toward the target, ``hypot(distance - rho, z)`` with ``rho`` the target's distance
-        from the root within the plane and ``z`` its height off it."""
+        """The error where a side meets the triangle: the tip at the clamped distance toward the
+        target, ``|d - distance|``; for a planar leg in its plane, ``hypot(distance - rho, z)`` with
+        ``rho`` the target's distance from the root within the plane and ``z`` its height off it."""
         axis = self.chain.plan.plane
         v = sub(target, self.chain.points[0])
+        if axis is None:
+            return abs(norm(v) - self.distance)
         return math.hypot(self.distance - norm(across(v, axis)), dot(v, axis))
 
     def on_ends(self, target):
-        """A planar leg's poses on the ends of its ranges (see the module docstring): the knee at
-        its ``lo``, then its ``hi``, the hip turning the tip toward the target; then the hip at its
-        ``lo``, then its ``hi``, the knee turning the lower bone toward the target. A whole turn has
-        no ends."""
+        """The poses on the ends of a hinge knee's range, then of a planar leg's hip (see the module
+        docstring): the knee at its ``lo``, then its ``hi``, the hip turning the tip toward the
+        target; then the hip at its ``lo``, then its ``hi``, the knee turning the lower bone toward
+        the target. A whole turn has no ends."""
         chain = self.chain
         hip, knee = (joint.constraint for joint in chain.plan.joints)
         d0, d1 = chain.directions
@@ -181,7 +185,7 @@ class Triangle:
             for end in (knee.range.lo, knee.range.hi):
                 q1 = knee.rotation(end)
                 poses.append([self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1])
-        if not hip.range.full:
+        if chain.plan.plane is not None and not hip.range.full:
             for end in (hip.range.lo, hip.range.hi):
                 q0 = hip.rotation(end)
                 toward = sub(target, madd(chain.points[0], turn(q0, d0), l1))
