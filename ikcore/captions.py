@@ -146,10 +146,16 @@ def jacobian(kind, deltas, damping, alpha, halvings, capped, secondary, error):
     return f"{head}: {turns}; the effector is now {num(error)} from the target."
 
 
-def two_bone(sides, distance, elbow, root, knee, kept, error):
+def two_bone(sides, distance, elbow, root, knee, kept, error, end=None):
     """The two-bone closed form: ``sides`` the bones and the root-target side (the target's
-    ``distance`` clamped into the reachable shell), the triangle's angles, the knee's angle taken."""
+    ``distance`` clamped into the reachable shell), the triangle's angles, the knee's angle taken;
+    ``end``: the joint the pose holds at an end of its range, where neither elbow side came as near."""
     l1, l2, d = sides
+    if end is not None:
+        other = "joint 0 turns the tip" if end == 1 else "joint 1 turns the lower bone"
+        return (f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}: neither elbow side meets the triangle "
+                f"within the limits. Nearer than either, joint {end} rests at an end of its range and {other} "
+                f"toward the target (joint 1 at {deg(knee)}); the effector is now {num(error)} from the target.")
     if kept:
         return (f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}: neither elbow side ends nearer the "
                 f"target within the limits, so the chain keeps its start pose (joint 1 at {deg(knee)}), "

@@ -215,10 +215,11 @@ class Recorder:
         kept = frames is self.problem.start
         distance = self.chain.distance_to(self.target)
         caption = captions.two_bone(sides, distance, elbow, math.degrees(triangle.alpha), knee_deg, kept,
-                                    self._error(positions))
+                                    self._error(positions), triangle.end)
         self._add(self.offset + 1, "solve", None, positions, caption,
                   {"sides": sides, "distance": distance, "elbow_deg": elbow,
-                   "root_deg": math.degrees(triangle.alpha), "knee_deg": knee_deg, "knee": knee, "kept": kept})
+                   "root_deg": math.degrees(triangle.alpha), "knee_deg": knee_deg, "knee": knee, "kept": kept,
+                   "end": triangle.end})
 
     # -- the end -------------------------------------------------------------------------------
 

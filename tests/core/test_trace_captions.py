@@ -81,6 +81,20 @@ def test_two_bone_says_the_triangle():
     assert "beyond the two bones' 1.8: the chain stretches straight at it" in far.caption
 
 
+def test_two_bone_says_when_a_joint_rests_at_an_end_of_its_range():
+    # Past the hip's 90 degrees, the nearest pose holds the hip there and bends the knee on toward
+    # the target; the trace says so rather than speak of the triangle's angles.
+    chain = ikcore.Chain([(0, 0, 0), (0.55, 0, 0), (1.3, 0, 0)],
+                         [ikcore.Hinge((0, 0, 1), -90, 90), ikcore.Hinge((0, 0, 1), -90, 90)])
+    traced = ikcore.trace(chain, (1.3 * math.cos(2.5), 1.3 * math.sin(2.5), 0.0), "two_bone")
+    step = traced.steps[1]
+    assert step.detail["end"] == 0
+    assert "joint 0 rests at an end of its range and joint 1 turns the lower bone toward the target" in step.caption
+    assert f"{num(step.error)} from the target" in step.caption
+    within = ikcore.trace(chain, (0.9, 0.8, 0.0), "two_bone").steps[1]
+    assert within.detail["end"] is None and "end of its range" not in within.caption
+
+
 def test_the_verdict_is_the_last_caption():
     chain = ikcore.Chain([(0.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 2.0, 0.0)])
     assert ikcore.trace(chain, (1.0, 1.0, 0.0), "fabrik").steps[-1].caption.startswith("Converged after ")

@@ -87,14 +87,16 @@ def run(problem, steps=None):
         if best is None or error < best[0] - tie:
             best = (error, frames)
     if chain.plan.joints[1].kind == HINGE and best[0] > triangle.exact(problem.target) + tie:
-        for frames in triangle.on_ends(problem.target):
+        for joint, frames in triangle.on_ends(problem.target):
             error = problem.error(frames)
             if error < best[0] - tie:
                 best = (error, frames)
+                triangle.end = joint
     error, frames = best
     if not problem.met(frames) and error > problem.start_error + tie:
         # Never worse than the start: the limits are a wall the closed form cannot pass.
         frames, error = start, problem.start_error
+        triangle.end = None
     stalled = not problem.met(frames)
     if steps is not None:
         steps.two_bone(triangle, frames)
@@ -114,6 +116,9 @@ class Triangle:
         The angles at the root and between the bones' directions (radians).
     side : (x, y, z)
         The preferred bend direction ``k``, unit, across ``u``.
+    end : int or None
+        The joint held at an end of its range by the pose :func:`run` took, where one of
+        :meth:`on_ends` came nearest; else ``None``.
     """
 
     def __init__(self, chain, target, start, pole):
@@ -133,6 +138,7 @@ class Triangle:
         self.distance = dc = min(max(d, abs(l1 - l2)), l1 + l2)
         self.alpha, self.gamma = triangle(l1, l2, dc)
         self.side = self._side(chain, start, pole, eps)
+        self.end = None
 
     def _side(self, chain, start, pole, eps):
         """The preferred bend direction (see the module docstring): across ``u`` toward the pole;
@@ -173,9 +179,9 @@ class Triangle:
 
     def on_ends(self, target):
         """The poses on the ends of a hinge knee's range, then of a planar leg's hip (see the module
-        docstring): the knee at its ``lo``, then its ``hi``, the hip turning the tip toward the
-        target; then the hip at its ``lo``, then its ``hi``, the knee turning the lower bone toward
-        the target. A whole turn has no ends."""
+        docstring), each with the joint held at its end: the knee (1) at its ``lo``, then its
+        ``hi``, the hip turning the tip toward the target; then the hip (0) at its ``lo``, then its
+        ``hi``, the knee turning the lower bone toward the target. A whole turn has no ends."""
         chain = self.chain
         hip, knee = (joint.constraint for joint in chain.plan.joints)
         d0, d1 = chain.directions
@@ -184,15 +190,15 @@ class Triangle:
         if not knee.range.full:
             for end in (knee.range.lo, knee.range.hi):
                 q1 = knee.rotation(end)
-                poses.append([self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1])
+                poses.append((1, [self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1]))
         if chain.plan.plane is not None and not hip.range.full:
             for end in (hip.range.lo, hip.range.hi):
                 q0 = hip.rotation(end)
                 toward = sub(target, madd(chain.points[0], turn(q0, d0), l1))
                 far = norm(toward) > 1e-9 * chain.reach
-                poses.append([q0, knee.rotation(signed_angle(chain.plan.plane, turn(q0, d1), unit(toward))
-                                                 if far else 0.0)])
-        return [pose_of(chain, r) for r in poses]
+                poses.append((0, [q0, knee.rotation(signed_angle(chain.plan.plane, turn(q0, d1), unit(toward))
+                                                     if far else 0.0)]))
+        return [(joint, pose_of(chain, r)) for joint, r in poses]
 
     def _arcs(self, side):
         """Rotations putting the knee toward ``side``, each bone turned by the shortest arc from its
