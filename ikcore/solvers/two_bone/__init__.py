@@ -169,8 +169,9 @@ class Triangle:
 
     def exact(self, target):
         """The error where a side meets the triangle: the tip at the clamped distance toward the
-        target, ``|d - distance|``; for a planar leg in its plane, ``hypot(distance - rho, z)`` with
-        ``rho`` the target's distance from the root within the plane and ``z`` its height off it."""
+        target, ``|d - distance|``; for a planar leg, whose tip stays in its plane, ``hypot(distance
+        - rho, z)`` with ``rho`` the target's distance from the root within the plane and ``z`` its
+        height off it."""
         axis = self.chain.plan.plane
         v = sub(target, self.chain.points[0])
         if axis is None:
