@@ -231,7 +231,7 @@ class PlanarLeg:
                 pose = self._by_angles(x, y, z, d, t0s[k], t1s[k], poles, k, tie)
             error, t0, t1, kx, ky, fx, fy = pose
             if error > tolerance and error > tie:
-                start = self._start(t0s[k], t1s[k], x, y, z)
+                start = self._posed(t0s[k], t1s[k], x, y, z)
                 if error > start[0] + tie:
                     error, t0, t1, kx, ky, fx, fy = start
             t0s[k], t1s[k] = t0, t1
@@ -346,7 +346,7 @@ class PlanarLeg:
     def _hip_end(self, t0, x, y, z):
         """The hip at ``t0`` (an end of its range), the knee turning the lower bone toward the target
         ``(x, y, z)`` as the reference does (signed_angle's rule), clamped."""
-        l1, l2, b = self.l1, self.l2, t0 + self.psi
+        l1, b = self.l1, t0 + self.psi
         kx, ky = l1 * cos(t0), l1 * sin(t0)
         wx, wy = x - kx, y - ky
         n = sqrt(wx * wx + wy * wy + z * z)
@@ -355,10 +355,7 @@ class PlanarLeg:
             wx, wy = wx / n, wy / n
             s, c = cos(b) * wy - sin(b) * wx, cos(b) * wx + sin(b) * wy
             t1 = atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
-        t1 = clamp_angle(t1, *self.knee)
-        b += t1
-        fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
-        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
+        return self._posed(t0, clamp_angle(t1, *self.knee), x, y, z)
 
     def _exact(self, t0, t1, dc, ux, uy, x, y, z):
         """A side whose angles are within their ranges: the knee at ``t0``, the tip on the chord at
@@ -378,19 +375,17 @@ class PlanarLeg:
         # The angle that turns the tip's direction toward u in the plane (signed_angle's rule).
         s, c = cos(beta) * uy - sin(beta) * ux, cos(beta) * ux + sin(beta) * uy
         t0 = clamp_angle(atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0, *self.hip)
-        kx, ky = l1 * cos(t0), l1 * sin(t0)
-        b = t0 + psi + t1
-        fx, fy = kx + l2 * cos(b), ky + l2 * sin(b)
-        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, kx, ky, fx, fy)
+        return self._posed(t0, t1, x, y, z)
 
     def _start_direction(self, t0, t1):
         """The reference's direction for a target on the root: the start tip's, else across its knee."""
-        start = self._start(t0, t1, 0.0, 0.0, 0.0)
+        start = self._posed(t0, t1, 0.0, 0.0, 0.0)
         n = hypot(start[5], start[6])
         return (start[5] / n, start[6] / n, 0.0) if n > 1e-6 * self.reach else self._across(cos(t0), sin(t0))
 
-    def _start(self, t0, t1, x, y, z):
-        """The start's pose, as :meth:`_sides` gives a side's, for the target ``(x, y, z)``."""
+    def _posed(self, t0, t1, x, y, z):
+        """The pose of the angles ``t0``, ``t1``, as a side's: its error to the target ``(x, y, z)``, the
+        angles, the knee and the tip."""
         c, n = cos(t0), sin(t0)
         kx, ky = self.l1 * c, self.l1 * n
         b = t0 + self.psi + t1
