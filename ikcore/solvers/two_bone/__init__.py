@@ -186,12 +186,10 @@ class Triangle:
         chain = self.chain
         hip, knee = (joint.constraint for joint in chain.plan.joints)
         d0, d1 = chain.directions
-        l1, l2 = chain.lengths
+        l1 = chain.lengths[0]
         poses = []
         if not knee.range.full:
-            for end in (knee.range.lo, knee.range.hi):
-                q1 = knee.rotation(end)
-                poses.append((1, [self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1]))
+            poses += [(1, self._knee_at(knee, end)) for end in (knee.range.lo, knee.range.hi)]
         if chain.plan.plane is not None and not hip.range.full:
             for end in (hip.range.lo, hip.range.hi):
                 q0 = hip.rotation(end)
@@ -222,7 +220,6 @@ class Triangle:
         the tip then turned onto the target by the hip."""
         chain = self.chain
         d0, d1 = chain.directions
-        l1, l2 = chain.lengths
         a = hinge.axis
         # d0 . rot(a, theta) d1 = a0 a1 + B cos(theta - phi), a0 = d0 . a, a1 = d1 . a and B the product of
         # their parts across a: set to cos(gamma). Written as atan2 of B sin and B cos of the spread (no acos:
@@ -232,13 +229,17 @@ class Triangle:
         phi = math.atan2(dot(d0, cross(a, across(d1, a))), dot(across(d0, a), across(d1, a)))
         c, s = math.cos(self.gamma), math.sin(self.gamma)
         spread = math.atan2(math.sqrt(max(0.0, s * s - (a0 * a0 + a1 * a1 - 2.0 * c * a0 * a1))), c - a0 * a1)
-        out = []
-        for theta in (phi + spread, phi - spread):
-            q1 = hinge.rotation(theta)
-            q0 = self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0)
-            out.append([q0, q1])
+        out = [self._knee_at(hinge, theta) for theta in (phi + spread, phi - spread)]
         # The knee on the preferred side first (it wins a tie); a side square to the bend plane prefers none.
         return sorted(out, key=lambda r: dot(turn(r[0], d0), self.side) <= TIE)
+
+    def _knee_at(self, hinge, theta):
+        """Rotations with the knee ``hinge`` at ``theta`` (clamped into its range), the hip then turning
+        the tip onto the target (:meth:`_hip`)."""
+        d0, d1 = self.chain.directions
+        l1, l2 = self.chain.lengths
+        q1 = hinge.rotation(theta)
+        return [self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1]
 
     def _hip(self, reach_, d0):
         """The hip's rotation that turns the local tip vector ``reach_`` onto ``u``, the knee toward
