@@ -146,30 +146,35 @@ def jacobian(kind, deltas, damping, alpha, halvings, capped, secondary, error):
     return f"{head}: {turns}; the effector is now {num(error)} from the target."
 
 
-def two_bone(sides, distance, elbow, root, knee, kept, error, end=None):
+def two_bone(sides, distance, elbow, root, knee, kept, error, end=None, height=0.0):
     """The two-bone closed form: ``sides`` the bones and the root-target side (the target's
     ``distance`` clamped into the reachable shell), the triangle's angles, the knee's angle taken;
-    ``end``: the joint the pose holds at an end of its range, where neither elbow side came as near."""
+    ``end``: the joint the pose holds at an end of its range, where neither elbow side came as near;
+    ``height``: how far the target lies off a planar leg's plane, whose triangle is laid on the
+    target's foot on the plane (``distance`` is then the foot's)."""
     l1, l2, d = sides
+    law = f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}"
+    if height > 0.0:
+        law += f" (root to the target's foot on the leg's plane, {num(height)} from the target)"
     if end is not None:
         other = "joint 0 turns the tip" if end == 1 else "joint 1 turns the lower bone"
-        return (f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}: neither elbow side meets the triangle "
-                f"within the limits. Nearer than either, joint {end} rests at an end of its range and {other} "
-                f"toward the target (joint 1 at {deg(knee)}); the effector is now {num(error)} from the target.")
+        return (f"{law}: neither elbow side meets the triangle within the limits. Nearer than either, joint {end} "
+                f"rests at an end of its range and {other} toward the target (joint 1 at {deg(knee)}); the "
+                f"effector is now {num(error)} from the target.")
     if kept:
-        return (f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}: neither elbow side ends nearer the "
-                f"target within the limits, so the chain keeps its start pose (joint 1 at {deg(knee)}), "
-                f"the effector {num(error)} from the target.")
+        return (f"{law}: neither elbow side ends nearer the target within the limits, so the chain keeps its "
+                f"start pose (joint 1 at {deg(knee)}), the effector {num(error)} from the target.")
+    what = "The target's foot on the leg's plane" if height > 0.0 else "The target"
     if distance > d:
-        return (f"The target lies {num(distance)} from the root, beyond the two bones' {num(l1 + l2)}: the chain "
-                f"stretches straight at it, the effector {num(error)} from it.")
+        return (f"{what} lies {num(distance)} from the root, beyond the two bones' {num(l1 + l2)}: the chain "
+                f"stretches straight at it, the effector {num(error)} from the target.")
     if distance < d:
-        return (f"The target lies {num(distance)} from the root, nearer than the {num(d)} the two bones fold to: "
-                f"joint 1 folds the lower bone back, the effector {num(error)} from it.")
+        return (f"{what} lies {num(distance)} from the root, nearer than the {num(d)} the two bones fold to: "
+                f"joint 1 folds the lower bone back, the effector {num(error)} from the target.")
     held = f" (its limits hold joint 1 at {deg(knee)})" if abs(knee - elbow) > 0.05 else ""
-    return (f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)} (root to target): joint 1 makes the "
-            f"triangle's {deg(elbow)} at the knee{held} and joint 0 turns the upper bone {deg(root)} off the "
-            f"line to the target; the effector is now {num(error)} from the target.")
+    line, aim = ("", "the foot") if height > 0.0 else (" (root to target)", "the target")
+    return (f"{law}{line}: joint 1 makes the triangle's {deg(elbow)} at the knee{held} and joint 0 turns the "
+            f"upper bone {deg(root)} off the line to {aim}; the effector is now {num(error)} from the target.")
 
 
 def held(joints, error):

@@ -213,11 +213,12 @@ class Recorder:
         elbow = 180.0 - math.degrees(triangle.gamma)
         knee_deg = _angle(sub(root, knee), sub(tip, knee))
         kept = frames is self.problem.start
-        distance = self.chain.distance_to(self.target)
+        distance = triangle.span
         caption = captions.two_bone(sides, distance, elbow, math.degrees(triangle.alpha), knee_deg, kept,
-                                    self._error(positions), triangle.end)
+                                    self._error(positions), triangle.end,
+                                    triangle.height if triangle.height > 1e-9 * self.chain.reach else 0.0)
         self._add(self.offset + 1, "solve", None, positions, caption,
-                  {"sides": sides, "distance": distance, "elbow_deg": elbow,
+                  {"sides": sides, "distance": distance, "height": triangle.height, "elbow_deg": elbow,
                    "root_deg": math.degrees(triangle.alpha), "knee_deg": knee_deg, "knee": knee, "kept": kept,
                    "end": triangle.end})
 

@@ -95,6 +95,21 @@ def test_two_bone_says_when_a_joint_rests_at_an_end_of_its_range():
     assert within.detail["end"] is None and "end of its range" not in within.caption
 
 
+def test_two_bone_lays_a_planar_legs_triangle_on_the_targets_foot():
+    # A leg of two hinges about z moves in the z = 0 plane: a target 0.6 above it is met best where
+    # its foot is, 1.2 from the root (not 1.34), and the caption says so.
+    chain = ikcore.Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)],
+                         [ikcore.Hinge((0, 0, 1), -180, 180), ikcore.Hinge((0, 0, 1), -170, 170)])
+    step = ikcore.trace(chain, (1.2 * math.cos(0.7), 1.2 * math.sin(0.7), 0.6), "two_bone").steps[1]
+    assert step.detail["sides"] == pytest.approx((1.0, 1.0, 1.2)) and step.detail["height"] == pytest.approx(0.6)
+    assert step.error == pytest.approx(0.6)
+    assert "sides 1, 1 and 1.2 (root to the target's foot on the leg's plane, 0.6 from the target)" in step.caption
+    flat = ikcore.trace(chain, (1.2, 0.3, 0.0), "two_bone").steps[1]
+    assert flat.detail["height"] == 0.0 and "(root to target)" in flat.caption
+    far = ikcore.trace(chain, (1.9, 0.0, 0.9), "two_bone").steps[1]
+    assert "stretches" not in far.caption and far.error == pytest.approx(0.9)
+
+
 def test_the_verdict_is_the_last_caption():
     chain = ikcore.Chain([(0.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 2.0, 0.0)])
     assert ikcore.trace(chain, (1.0, 1.0, 0.0), "fabrik").steps[-1].caption.startswith("Converged after ")

@@ -9,6 +9,13 @@ knee - tip fixes two angles:
 - at the knee, between the two bones' directions:
   ``cos(gamma) = (d^2 - l1^2 - l2^2) / (2 l1 l2)``.
 
+A *planar leg* (both hinges about one axis, every rest bone across it:
+:attr:`ikcore.plan.Plan.plane`) never leaves the plane through its root normal
+to the axis, where the tip's distance to a target at height ``z`` off the
+plane is ``hypot(its distance to the target's foot on the plane, z)``: the
+nearest pose to the target is the nearest to its foot, and the triangle is laid
+on the foot (``d`` the foot's distance from the root).
+
 What is left is the *swivel*: the triangle may turn about ``u``, and the knee
 may sit on either side of ``u`` (the two elbow sides: where the spheres about
 root and target meet, in the bend plane). The bend direction ``k`` (across ``u``)
@@ -36,18 +43,16 @@ one that ends nearest the target wins, the preferred side on a tie.
 the pose nearest the target lies on the limits, not where a side's clamped
 angles leave it. A hinge knee adds two candidates: the knee at either end of
 its range, the hip turning the tip toward the target as far as its limits let
-it. A planar leg (both hinges about one axis, :attr:`ikcore.plan.Plan.plane`)
-adds two more: the hip at either end of its range, the knee turning the lower
-bone toward the target. In the plane each of the four runs the tip on a circle
-(about the root, or about the knee), nearest the target at the angle nearest
-the aim, so with a target in the leg's plane the nearest of them is the
-nearest pose the ranges allow. (A ball hip's cone meets the knee's range in
-curves these do not follow: there they are better poses, not the best.) They
-win only where they come nearer than the sides. The candidate kept is
-taken when it meets the target, or else ends no farther from it than the start
-(to rounding, ``1e-12`` of the reach): never worse than the start. Otherwise
-the start stays, and the solve is "stalled" (the limits are a wall the closed
-form cannot pass).
+it. A planar leg adds two more: the hip at either end of its range, the knee
+turning the lower bone toward the target. In the plane each of the four runs
+the tip on a circle (about the root, or about the knee), nearest the target at
+the angle nearest the aim, so the nearest of them is the nearest pose the
+ranges allow. (A ball hip's cone meets the knee's range in curves these do not
+follow: there they are better poses, not the best.) They win only where they
+come nearer than the sides. The candidate kept is taken when it meets the
+target, or else ends no farther from it than the start (to rounding, ``1e-12``
+of the reach): never worse than the start. Otherwise the start stays, and the
+solve is "stalled" (the limits are a wall the closed form cannot pass).
 
 Out of reach, every candidate is the chain stretched straight at the target
 (too far) or folded toward it (nearer than ``|l1 - l2|``). No options.
@@ -109,9 +114,14 @@ class Triangle:
     Attributes
     ----------
     u : (x, y, z)
-        Unit direction from the root to the target.
+        Unit direction from the root to the target; for a planar leg, to the target's foot on
+        the leg's plane.
+    span : float
+        The target's distance from the root; for a planar leg, its foot's.
     distance : float
-        The target's distance from the root, clamped into the reachable shell.
+        ``span`` clamped into the reachable shell.
+    height : float
+        How far the target lies off a planar leg's plane (0 for any other chain).
     alpha, gamma : float
         The angles at the root and between the bones' directions (radians).
     side : (x, y, z)
@@ -127,7 +137,14 @@ class Triangle:
         l1, l2 = chain.lengths
         eps = 1e-9 * chain.reach
         v = sub(target, root)
-        d = norm(v)
+        self.height = 0.0
+        if chain.plan.plane is not None:
+            # Every pose of a planar leg lies in its plane, where the tip's distance to a target off
+            # it is hypot(its distance to the target's foot on the plane, the target's height): the
+            # nearest pose to the target is the nearest to its foot.
+            self.height = abs(dot(v, chain.plan.plane))
+            v = across(v, chain.plan.plane)
+        self.span = d = norm(v)
         if d > eps:
             self.u = scale(v, 1.0 / d)
         else:

@@ -9,7 +9,9 @@ reference's steps (:mod:`ikcore.solvers.two_bone`) come down to angles:
   1 rests at the angle ``psi`` from ``e1``; joint angles ``t0`` (hip) and ``t1``
   (knee), so that bone 0 points at ``t0`` and bone 1 at ``t0 + psi + t1``;
 - the knee's angle ``gamma`` between the bones, from the law of cosines on the
-  target's distance ``d`` (clamped into the shell): the two elbow sides are
+  distance ``rho`` from the root to the target's foot on the plane (clamped
+  into the shell; the tip's distance to the target is ``hypot`` of its distance
+  to the foot and the target's height ``z``): the two elbow sides are
   ``t1 = -psi + gamma`` and ``-psi - gamma``, each clamped into the knee's range;
 - for each, the hip turns the tip's direction ``beta`` onto the target's:
   ``t0 = atan2(y, x) - beta``, clamped into the hip's range;
@@ -185,20 +187,20 @@ class PlanarLeg:
         knees, tips = out.knees, out.tips
         for k in range(count):
             # The target in plane coordinates (x, y), off the plane (z), its distance d and its
-            # distance rho from the axis. d is measured as Chain.reachable measures it (math.dist's
+            # foot's rho from the root. d is measured as Chain.reachable measures it (math.dist's
             # norm of the same differences), so that a target on an edge of the shell gets the
-            # status solve() gives it.
+            # status solve() gives it; the triangle is laid on the foot.
             tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
             d = hypot(tx, ty, tz)
             rho = hypot(x, y)
             pose = None
-            if rho > 1e-9 * d and d > near:
+            if rho > near:
                 # The triangle: alpha at the root, gamma between the bones, by the law of cosines in
                 # half-angle form (as triangle()): 1 +- cos of each angle as products of the sides,
                 # the distance clamped into the shell (dc); gamma's sine by the law of sines (l2
                 # faces alpha, dc the knee's inner angle, whose sine is gamma's).
-                dc = min(max(d, fold), long)
+                dc = min(max(rho, fold), long)
                 p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
                 ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
                 p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
@@ -223,12 +225,13 @@ class PlanarLeg:
                 off_lo, off_hi, bound = reach_lo - rho, reach_hi - rho, exact + tie
                 if (met1 != met2 and not (knee1 and knee2)
                         and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
-                    pose = self._met((h1x, h1y, k1c, k1s) if met1 else (h2x, h2y, k2c, k2s), exact, dc * ux, dc * uy)
+                    pose = self._met((h1x, h1y, k1c, k1s) if met1 else (h2x, h2y, k2c, k2s), dc * ux, dc * uy,
+                                     x, y, z)
                 elif met1 or met2:
-                    pose = self._weigh((x, y, z, d), (t0s[k], t1s[k]), self._pole(poles, k), tie, exact, dc,
+                    pose = self._weigh((x, y, z, rho), (t0s[k], t1s[k]), self._pole(poles, k), tie, dc,
                                        (((h1x, h1y, k1c, k1s), met1), ((h2x, h2y, k2c, k2s), met2)))
             if pose is None:
-                pose = self._by_angles(x, y, z, d, t0s[k], t1s[k], poles, k, tie)
+                pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
             error, t0, t1, kx, ky, fx, fy = pose
             if error > tolerance and error > tie:
                 start = self._posed(t0s[k], t1s[k], x, y, z)
@@ -244,30 +247,31 @@ class PlanarLeg:
             out.status[k] = (CONVERGED if error <= tolerance
                              else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
 
-    def _weigh(self, target, start, pole, tie, exact, dc, sides):
+    def _weigh(self, target, start, pole, tie, dc, sides):
         """Both sides worked out in full, where both meet the triangle within their ranges or one
         does and the other, its knee clamped, may come as near: the nearer wins, the preferred one
         (:meth:`_prefers`) on a tie.
 
-        ``target`` is ``(x, y, z, d)``, ``start`` the start angles ``(t0, t1)``,
-        ``pole`` the leg's pole from the root (or ``None``), ``exact`` the
-        triangle's error with the tip on the chord at ``dc``; ``sides``: per side
-        ``((hx, hy, kc, ks), met)`` (see :meth:`solve`).
+        ``target`` is ``(x, y, z, rho)``, ``start`` the start angles ``(t0, t1)``,
+        ``pole`` the leg's pole from the root (or ``None``), ``dc`` the clamped
+        distance of the tip on the chord; ``sides``: per side ``((hx, hy, kc, ks),
+        met)`` (see :meth:`solve`).
         """
-        x, y, z, d = target
-        rho = hypot(x, y)
+        x, y, z, rho = target
         ux, uy = x / rho, y / rho
-        one, two = (self._met(side, exact, dc * ux, dc * uy) if met else
+        one, two = (self._met(side, dc * ux, dc * uy, x, y, z) if met else
                     self._clamped(clamp_angle(atan2(side[3], side[2]), *self.knee), ux, uy, x, y, z)
                     for side, met in sides)
         if abs(one[0] - two[0]) > tie:
             return one if one[0] < two[0] else two
-        u = self._direction(x, y, z, d, *start)
+        u = self._direction(x, y, rho, *start)
         return two if self._prefers(two, one, u, pole, *start) else one
 
-    def _met(self, side, error, fx, fy):
+    def _met(self, side, fx, fy, x, y, z):
         """The pose of a side that meets the triangle within both ranges: ``side`` is bone 0's
-        direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``."""
+        direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``,
+        its error measured to the target ``(x, y, z)`` (as every pose's is: not the triangle's
+        ``hypot(dc - rho, z)``, which rounding in the tip would belie)."""
         hx, hy, kc, ks = side
         t0, t1 = atan2(hy, hx), atan2(ks, kc)
         if self.bounds is None:
@@ -278,12 +282,12 @@ class PlanarLeg:
             lo0, hi0, lo1, hi1 = self.bounds
             t0 = lo0 if t0 < lo0 else hi0 if t0 > hi0 else t0
             t1 = lo1 if t1 < lo1 else hi1 if t1 > hi1 else t1
-        return (error, t0, t1, self.l1 * hx, self.l1 * hy, fx, fy)
+        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, self.l1 * hx, self.l1 * hy, fx, fy)
 
-    def _direction(self, x, y, z, d, t0, t1):
-        """The target's unit direction in plane coordinates; for a target on the root, the
-        reference's choice (:meth:`_start_direction`)."""
-        return (x / d, y / d, z / d) if d > 1e-9 * self.reach else self._start_direction(t0, t1)
+    def _direction(self, x, y, rho, t0, t1):
+        """The unit direction of the target's foot ``(x, y)`` at ``rho`` from the root; for a foot
+        on the root, the reference's choice (:meth:`_start_direction`)."""
+        return (x / rho, y / rho, 0.0) if rho > 1e-9 * self.reach else self._start_direction(t0, t1)
 
     def _pole(self, poles, k):
         """Leg ``k``'s pole from the root, or ``None``."""
@@ -292,12 +296,12 @@ class PlanarLeg:
         rx, ry, rz = self.root
         return (poles[0][k] - rx, poles[1][k] - ry, poles[2][k] - rz)
 
-    def _by_angles(self, x, y, z, d, t0, t1, poles, k, tie):
-        """The pose where no side meets the triangle within its ranges (or the target lies on the
-        root or along the axis): both sides by their angles, as the reference takes them."""
+    def _by_angles(self, x, y, z, rho, t0, t1, poles, k, tie):
+        """The pose where no side meets the triangle within its ranges (or the target's foot lies
+        on the root): both sides by their angles, as the reference takes them."""
         l1, l2, psi = self.l1, self.l2, self.psi
-        u = self._direction(x, y, z, d, t0, t1)
-        dc = min(max(d, abs(l1 - l2)), l1 + l2)
+        u = self._direction(x, y, rho, t0, t1)
+        dc = min(max(rho, abs(l1 - l2)), l1 + l2)
         alpha, gamma = triangle(l1, l2, dc)
         ux, uy = u[0], u[1]
         aim = atan2(uy, ux) if hypot(ux, uy) > 1e-9 else None
@@ -308,7 +312,6 @@ class PlanarLeg:
             if hip is not None:
                 sides[i] = self._exact(hip, knee, dc, ux, uy, x, y, z)
         least = min(side[0] for side in sides if side is not None) if sides != [None, None] else None
-        rho = hypot(x, y)
         for i, sign in enumerate((1.0, -1.0)):
             if sides[i] is None:
                 knee = clamp_angle(-psi + sign * gamma, *self.knee)
