@@ -118,6 +118,28 @@ def test_legs_without_points_get_the_same_angles_errors_and_statuses():
     assert starts == angles and bare.errors == out.errors and bare.status == out.status
 
 
+@pytest.mark.parametrize("width", [0.0, 1e-7, 1e-3])
+def test_a_range_too_narrow_for_the_cosine_test_still_gets_the_references_angles(width):
+    # Near cos = 1 the fast path's range test cannot tell angles under about 1e-8 radians apart: a
+    # hip held to a hair-wide range passes it for a triangle that puts the hip just past the range.
+    # The angles, the points they pose and the status must still be the reference's.
+    chain = Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [Hinge((0, 0, 1), 10.0, 10.0 + width), Hinge((0, 0, 1))])
+    tolerance = 1e-10 * chain.reach
+    alpha = math.acos(0.75)  # the triangle's angle at the root for a target 1.5 away
+    for off in (-2e-8, 1e-11, 1e-9, 5e-9, 1e-8, 1.4e-8, 2e-8):
+        aim = math.radians(10.0 + width) + off + alpha
+        target = (1.5 * math.cos(aim), 1.5 * math.sin(aim), 0.0)
+        ref = ikcore.solve(chain, target, "two_bone", tolerance=tolerance)
+        angles, out = solve_together(chain, [(target, None, [rot.IDENTITY, rot.IDENTITY])], tolerance)
+        assert ikcore.STATUSES[out.status[0]] == ref.status
+        posed = chain.forward([joint.rotation(a[0]) for joint, a in zip(chain.joints, angles)])
+        assert math.dist(posed[1], (out.knees[0][0], out.knees[1][0], out.knees[2][0])) <= 1e-12 * chain.reach
+        assert math.dist(posed[2], (out.tips[0][0], out.tips[1][0], out.tips[2][0])) <= 1e-12 * chain.reach
+        assert math.dist(posed[2], ref.positions[2]) <= 1e-12 * chain.reach
+        for angle, q, joint in zip((angles[0][0], angles[1][0]), ref.rotations, chain.joints):
+            assert rot.angle_between(joint.rotation(angle), q) <= 1e-9
+
+
 def test_only_planar_legs_are_solved_together():
     rng = random.Random(4)
     chain, _ = leg(rng)

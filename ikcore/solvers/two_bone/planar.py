@@ -262,6 +262,8 @@ class PlanarLeg:
         one, two = (self._met(side, dc * ux, dc * uy, x, y, z) if met else
                     self._clamped(clamp_angle(atan2(side[3], side[2]), *self.knee), ux, uy, x, y, z)
                     for side, met in sides)
+        if one is None or two is None:
+            return None  # a side past an end after all (see _met): the angles decide
         if abs(one[0] - two[0]) > tie:
             return one if one[0] < two[0] else two
         u = self._direction(x, y, rho, *start)
@@ -271,17 +273,24 @@ class PlanarLeg:
         """The pose of a side that meets the triangle within both ranges: ``side`` is bone 0's
         direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``,
         its error measured to the target ``(x, y, z)`` (as every pose's is: not the triangle's
-        ``hypot(dc - rho, z)``, which rounding in the tip would belie)."""
+        ``hypot(dc - rho, z)``, which rounding in the tip would belie).
+
+        ``None`` where an angle lies past an end of its range after all: near
+        ``cos = 1`` the cosine test cannot tell angles apart by less than about
+        ``1e-8`` radians, so a range narrower than that, or a side that much past
+        an end, passes it. The side's angles then decide (:meth:`_by_angles`).
+        """
         hx, hy, kc, ks = side
         t0, t1 = atan2(hy, hx), atan2(ks, kc)
         if self.bounds is None:
-            t0, t1 = clamp_angle(t0, *self.hip), clamp_angle(t1, *self.knee)
+            # Brought into the ranges' numbering.
+            t0, t1 = within(t0, self.hip), within(t1, self.knee)
+            if t0 is None or t1 is None:
+                return None
         else:
-            # The cosine tests put both angles within their ranges, whose numbers are atan2's own
-            # (:attr:`bounds`): at most rounding leaves one a hair past an end.
             lo0, hi0, lo1, hi1 = self.bounds
-            t0 = lo0 if t0 < lo0 else hi0 if t0 > hi0 else t0
-            t1 = lo1 if t1 < lo1 else hi1 if t1 > hi1 else t1
+            if not (lo0 <= t0 <= hi0 and lo1 <= t1 <= hi1):
+                return None
         return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, self.l1 * hx, self.l1 * hy, fx, fy)
 
     def _direction(self, x, y, rho, t0, t1):
