@@ -291,7 +291,7 @@ class PlanarLeg:
             lo0, hi0, lo1, hi1 = self.bounds
             if not (lo0 <= t0 <= hi0 and lo1 <= t1 <= hi1):
                 return None
-        return (sqrt((fx - x) ** 2 + (fy - y) ** 2 + z * z), t0, t1, self.l1 * hx, self.l1 * hy, fx, fy)
+        return (hypot(fx - x, fy - y, z), t0, t1, self.l1 * hx, self.l1 * hy, fx, fy)
 
     def _direction(self, x, y, rho, t0, t1):
         """The unit direction of the target's foot ``(x, y)`` at ``rho`` from the root; for a foot
