@@ -108,8 +108,8 @@ class PlanarLeg:
     bounds : (lo0, hi0, lo1, hi1) or None
         Where both ranges number their angles as atan2 does (a whole turn, or
         an arc within ``(-pi, pi]`` clear of its ends): the bounds a side's
-        angles are kept within (no bounds for a whole turn); ``None`` for other
-        ranges, whose angles are brought into their numbering (:func:`clamp_angle`).
+        angles are tested against (no bounds for a whole turn); ``None`` for other
+        ranges, whose angles are brought into their numbering (:func:`within`).
     """
 
     def __init__(self, chain):
