@@ -91,7 +91,7 @@ def run(problem, steps=None):
         error = problem.error(frames)
         if best is None or error < best[0] - tie:
             best = (error, frames)
-    if chain.plan.joints[1].kind == HINGE and best[0] > triangle.exact(problem.target) + tie:
+    if chain.plan.joints[1].kind == HINGE and best[0] > triangle.exact() + tie:
         for joint, frames in triangle.on_ends(problem.target):
             error = problem.error(frames)
             if error < best[0] - tie:
@@ -184,16 +184,10 @@ class Triangle:
             return [pose_of(self.chain, r) for r in self._hinge_knee(knee.constraint)]
         return [pose_of(self.chain, self._arcs(side)) for side in (self.side, scale(self.side, -1.0))]
 
-    def exact(self, target):
-        """The error where a side meets the triangle: the tip at the clamped distance toward the
-        target, ``|d - distance|``; for a planar leg, whose tip stays in its plane, ``hypot(distance
-        - rho, z)`` with ``rho`` the target's distance from the root within the plane and ``z`` its
-        height off it."""
-        axis = self.chain.plan.plane
-        v = sub(target, self.chain.points[0])
-        if axis is None:
-            return abs(norm(v) - self.distance)
-        return math.hypot(self.distance - norm(across(v, axis)), dot(v, axis))
+    def exact(self):
+        """The error where a side meets the triangle, the tip at the clamped distance toward the
+        target (a planar leg's: toward its foot, in the plane): ``hypot(distance - span, height)``."""
+        return math.hypot(self.distance - self.span, self.height)
 
     def on_ends(self, target):
         """The poses on the ends of a hinge knee's range, then of a planar leg's hip (see the module
