@@ -146,16 +146,22 @@ def jacobian(kind, deltas, damping, alpha, halvings, capped, secondary, error):
     return f"{head}: {turns}; the effector is now {num(error)} from the target."
 
 
-def two_bone(sides, distance, elbow, root, knee, kept, error, end=None, height=0.0):
+def two_bone(sides, distance, elbow, root, knee, kept, error, end=None, height=0.0, searched=False):
     """The two-bone closed form: ``sides`` the bones and the root-target side (the target's
     ``distance`` clamped into the reachable shell), the triangle's angles, the knee's angle taken;
     ``end``: the joint the pose holds at an end of its range, where neither elbow side came as near;
+    ``searched``: the pose is the nearest a cone hip and a hinge knee allow, found by a search over
+    the knee's angle (:mod:`ikcore.solvers.two_bone.cone`), where neither side nor end came as near;
     ``height``: how far the target lies off a planar leg's plane, whose triangle is laid on the
     target's foot on the plane (``distance`` is then the foot's)."""
     l1, l2, d = sides
     law = f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}"
     if height > 0.0:
         law += f" (root to the target's foot on the leg's plane, {num(height)} from the target)"
+    if searched:
+        return (f"{law}: neither elbow side meets the triangle within the limits. Nearer than either, joint 1 "
+                f"takes the angle at which joint 0's cone lets the tip come nearest the target (joint 1 at "
+                f"{deg(knee)}, bone 0 within its cone); the effector is now {num(error)} from the target.")
     if end is not None:
         other = "joint 0 turns the tip" if end == 1 else "joint 1 turns the lower bone"
         return (f"{law}: neither elbow side meets the triangle within the limits. Nearer than either, joint {end} "

@@ -216,11 +216,12 @@ class Recorder:
         distance = triangle.span
         caption = captions.two_bone(sides, distance, elbow, math.degrees(triangle.alpha), knee_deg, kept,
                                     self._error(positions), triangle.end,
-                                    triangle.height if triangle.height > 1e-9 * self.chain.reach else 0.0)
+                                    triangle.height if triangle.height > 1e-9 * self.chain.reach else 0.0,
+                                    triangle.searched)
         self._add(self.offset + 1, "solve", None, positions, caption,
                   {"sides": sides, "distance": distance, "height": triangle.height, "elbow_deg": elbow,
                    "root_deg": math.degrees(triangle.alpha), "knee_deg": knee_deg, "knee": knee, "kept": kept,
-                   "end": triangle.end})
+                   "end": triangle.end, "searched": triangle.searched})
 
     # -- the end -------------------------------------------------------------------------------
 

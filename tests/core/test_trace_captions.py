@@ -95,6 +95,21 @@ def test_two_bone_says_when_a_joint_rests_at_an_end_of_its_range():
     assert within.detail["end"] is None and "end of its range" not in within.caption
 
 
+def test_two_bone_says_when_the_knee_is_searched_under_the_hips_cone():
+    # A cone hip and a hinge knee that neither side nor end meets: the knee's angle is searched for
+    # the nearest pose the cone allows, and the trace says so.
+    l1, l2 = 0.3683091100266382, 0.8717204624874688
+    chain = ikcore.Chain([(0, 0, 0), (l1, 0, 0), (l1 + l2, 0, 0)],
+                         [ikcore.BallSocket(107.75051030191811),
+                          ikcore.Hinge((0, 0, 1), -61.52933560204677, 125.91804744196953)])
+    step = ikcore.trace(chain, (-0.9982463818061805, -0.5028673914711426, -0.04707947912905158), "two_bone").steps[1]
+    assert step.detail["searched"] is True and step.detail["end"] is None
+    assert "joint 1 takes the angle at which joint 0's cone lets the tip come nearest the target" in step.caption
+    assert f"{num(step.error)} from the target" in step.caption
+    within = ikcore.trace(chain, (1.0, 0.5, 0.0), "two_bone").steps[1]
+    assert within.detail["searched"] is False and "cone" not in within.caption
+
+
 def test_two_bone_lays_a_planar_legs_triangle_on_the_targets_foot():
     # A leg of two hinges about z moves in the z = 0 plane: a target 0.6 above it is met best where
     # its foot is, 1.2 from the root (not 1.34), and the caption says so.

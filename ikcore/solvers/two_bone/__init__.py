@@ -47,9 +47,11 @@ it. A planar leg adds two more: the hip at either end of its range, the knee
 turning the lower bone toward the target. In the plane each of the four runs
 the tip on a circle (about the root, or about the knee), nearest the target at
 the angle nearest the aim, so the nearest of them is the nearest pose the
-ranges allow. (A ball hip's cone meets the knee's range in curves these do not
-follow: there they are better poses, not the best.) They win only where they
-come nearer than the sides. The candidate kept is taken when it meets the
+ranges allow. A hip that is a twist-free cone adds the nearest pose the cone
+and the knee's range allow, found by one search over the knee's angle
+(:mod:`.cone`). (A twist limit on a ball hip bounds these poses in ways
+neither follows: there they are better poses, not always the best.) They win
+only where they come nearer than the sides. The candidate kept is taken when it meets the
 target, or else ends no farther from it than the start (to rounding, ``1e-12``
 of the reach): never worse than the start. Otherwise the start stays, and the
 solve is "stalled" (the limits are a wall the closed form cannot pass).
@@ -67,6 +69,7 @@ from ...plan import CUSTOM, BALL, HINGE
 from ...problem import Outcome
 from ...vectors import across, add, cross, dot, madd, norm, scale, sub, unit
 from ..fabrik.framed import signed_angle
+from . import cone
 
 OPTIONS = {}
 MAX_ITERATIONS = 1
@@ -97,11 +100,17 @@ def run(problem, steps=None):
             if error < best[0] - tie:
                 best = (error, frames)
                 triangle.end = joint
+        if cone.applies(chain):
+            frames = pose_of(chain, cone.ConeHip(chain, problem.target).rotations(triangle.side))
+            error = problem.error(frames)
+            if error < best[0] - tie:
+                best = (error, frames)
+                triangle.end, triangle.searched = None, True
     error, frames = best
     if not problem.met(frames) and error > problem.start_error + tie:
         # Never worse than the start: the limits are a wall the closed form cannot pass.
         frames, error = start, problem.start_error
-        triangle.end = None
+        triangle.end, triangle.searched = None, False
     stalled = not problem.met(frames)
     if steps is not None:
         steps.two_bone(triangle, frames)
@@ -129,6 +138,9 @@ class Triangle:
     end : int or None
         The joint held at an end of its range by the pose :func:`run` took, where one of
         :meth:`on_ends` came nearest; else ``None``.
+    searched : bool
+        Whether the pose :func:`run` took is the nearest a cone hip and a hinge knee allow
+        (:mod:`.cone`), where it came nearer than the sides and the ends.
     """
 
     def __init__(self, chain, target, start, pole):
@@ -156,6 +168,7 @@ class Triangle:
         self.alpha, self.gamma = triangle(l1, l2, dc)
         self.side = self._side(chain, start, pole, eps)
         self.end = None
+        self.searched = False
 
     def _side(self, chain, start, pole, eps):
         """The preferred bend direction (see the module docstring): across ``u`` toward the pole;
