@@ -12,13 +12,14 @@ fails, so that a faulty joint gives an :class:`~ikcore.IKError`, never a NaN
 that a loop would chase forever.
 """
 
-from math import atan2, copysign, isfinite, pi, sqrt
+from math import acos, atan2, copysign, cos, isfinite, pi, sqrt
 
 from . import rotation as rot
 from .checks import check_rotations
 from .constraints import BallSocket, Hinge
 from .errors import IKError
 from .kinematics import pose_of, rest
+from .vectors import across, cross, dot
 
 FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
 #: Turns tried round a circle by :meth:`Joint.swivel_within`.
@@ -77,11 +78,19 @@ class Joint:
 
         A rotation that moves a bone's tip onto a line leaves its turn about that
         line free: where the limits forbid the one a solver prefers, this finds
-        the nearest they allow. The preferred turn when allowed; else
-        :data:`SWIVELS` turns round the circle are tried, and the nearest allowed
-        one is moved toward the preferred up to the limits' edge (bisection); with
-        none allowed, the least violating one is refined (golden section).
+        the nearest they allow. A twist-free cone has it in closed form
+        (:func:`swivel_in_cone`); any other joint is searched
+        (:meth:`search_swivel`).
         """
+        if self.kind == BALL and self.range.full:
+            return swivel_in_cone(self.cone, self.bone, base, axis, preferred)
+        return self.search_swivel(base, axis, preferred)
+
+    def search_swivel(self, base, axis, preferred):
+        """:meth:`swivel_within` for any joint, by search: the preferred turn when allowed; else
+        :data:`SWIVELS` turns round the circle are tried, and the nearest allowed one is moved
+        toward the preferred up to the limits' edge (bisection); with none allowed, the least
+        violating one is refined (golden section)."""
         def violation(s):
             return self.constraint.violation(rot.multiply(rot.from_axis_angle(axis, s), base), self.bone)
 
@@ -109,6 +118,32 @@ class Joint:
             else:
                 low = a
         return preferred + 0.5 * (low + high)
+
+
+def swivel_in_cone(cone, bone, base, axis, preferred):
+    """:meth:`Joint.swivel_within` for a twist-free cone of half-angle ``cone`` about the unit
+    ``bone``: only the swing counts, the angle between ``bone`` and its image.
+
+    Turned by ``s`` about the unit ``axis`` ``k``, the bone's image ``e`` (under
+    ``base``) goes to ``k (k.e) + e' cos(s) + (k x e) sin(s)`` (``e'`` its part
+    across ``k``), whose cosine with the bone is ``A + B cos(s - s0)``. The turns
+    that keep it within the cone are those within ``w`` of ``s0``, where
+    ``A + B cos(w) = cos(cone)``: the preferred one if it is among them, else the
+    nearer edge; where none is, ``s0``, the least swing there is.
+    """
+    e = rot.rotate(base, bone)
+    a = dot(axis, bone) * dot(axis, e)
+    c, s = dot(bone, across(e, axis)), dot(bone, cross(axis, e))
+    b = sqrt(c * c + s * s)
+    least = cos(cone)
+    if a - b >= least:
+        return preferred  # every turn keeps within the cone
+    if a + b < least:
+        return atan2(s, c) if b > 0.0 else preferred  # none does: the least swing
+    middle = atan2(s, c)
+    width = acos(min(1.0, (least - a) / b))
+    off = rot.wrap_angle(preferred - middle)
+    return preferred if abs(off) <= width else middle + copysign(width, off)
 
 
 def hinge_angle(joint, q):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikcore import BallSocket, Hinge, IKError
+from ikcore import BallSocket, Chain, Hinge, IKError
 from ikcore import rotation as rot
 
 finite = st.floats(-10.0, 10.0, allow_nan=False)
@@ -119,3 +119,26 @@ def test_ball_swing_is_limited_to_the_cone():
 def test_bad_constraints_raise(make, match):
     with pytest.raises(IKError, match=match):
         make()
+
+
+unit_vectors = st.tuples(finite, finite, finite).filter(lambda v: math.sqrt(sum(c * c for c in v)) > 1e-3).map(
+    lambda v: tuple(c / math.sqrt(sum(x * x for x in v)) for c in v))
+
+
+@settings(max_examples=300, deadline=None)
+@given(quats, unit_vectors, st.floats(-7.0, 7.0), st.floats(1.0, 179.0))
+def test_a_twist_free_cone_swivels_in_closed_form_as_near_as_the_search(base, axis, preferred, cone):
+    # The turn about an axis nearest the preferred one that a twist-free cone allows, in closed form,
+    # against the search every other joint takes: allowed wherever the search finds one allowed, and
+    # no farther from the preferred turn; the least swing where none is allowed.
+    joint = Chain([(0, 0, 0), (1, 0, 0)], [BallSocket(cone)]).plan.joints[0]
+
+    def violation(s):
+        return joint.constraint.violation(rot.multiply(rot.from_axis_angle(axis, s), base), joint.bone)
+
+    closed, searched = joint.swivel_within(base, axis, preferred), joint.search_swivel(base, axis, preferred)
+    if violation(searched) <= 1e-12:
+        assert violation(closed) <= 1e-12
+        assert abs(rot.wrap_angle(closed - preferred)) <= abs(rot.wrap_angle(searched - preferred)) + 1e-9
+    else:
+        assert violation(closed) <= violation(searched) + 1e-12

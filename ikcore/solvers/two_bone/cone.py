@@ -44,7 +44,7 @@ GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
 def applies(chain):
     """Whether ``chain`` has a twist-free cone for a hip and a hinge for a knee."""
     hip, knee = chain.plan.joints
-    return hip.kind == BALL and hip.constraint.twist.full and knee.kind == HINGE
+    return hip.kind == BALL and hip.range.full and knee.kind == HINGE
 
 
 def _angle(a, b):
@@ -58,7 +58,7 @@ class ConeHip:
     def __init__(self, chain, target):
         self.chain = chain
         self.knee = knee = chain.plan.joints[1].constraint
-        self.cone = chain.plan.joints[0].constraint.cone
+        self.cone = chain.plan.joints[0].cone
         self.axis, lower = chain.directions
         l1, l2 = chain.lengths
         # v(theta) = P + Q cos(theta) + S sin(theta): the lower bone turned about the hinge's axis k
