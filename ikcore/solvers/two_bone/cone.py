@@ -98,7 +98,8 @@ class ConeHip:
         best, least = grid[0], misses[0]
         for k, here in enumerate(misses):
             left, right = max(k - 1, 0), min(k + 1, SAMPLES - 1)
-            if here > misses[left] or here > misses[right]:
+            # A dip: no neighbour nearer, and the first sample of a level run (refined once).
+            if here > misses[left] or here > misses[right] or (k > 0 and here == misses[k - 1]):
                 continue
             theta = self.golden(grid[left], grid[right])
             for candidate, error in ((grid[k], here), (theta, self.miss(theta))):
