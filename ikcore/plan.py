@@ -22,7 +22,7 @@ from .kinematics import pose_of, rest
 from .vectors import across, cross, dot
 
 FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
-#: Turns tried round a circle by :meth:`Joint.swivel_within`.
+#: Turns tried round a circle by :meth:`Joint.search_swivel`.
 SWIVELS = 72
 
 

@@ -49,9 +49,9 @@ the tip on a circle (about the root, or about the knee), nearest the target at
 the angle nearest the aim, so the nearest of them is the nearest pose the
 ranges allow. A hip that is a twist-free cone adds the nearest pose the cone
 and the knee's range allow, found by one search over the knee's angle
-(:mod:`.cone`). (A twist limit on a ball hip bounds these poses in ways
-neither follows: there they are better poses, not always the best.) They win
-only where they come nearer than the sides. The candidate kept is taken when it meets the
+(:mod:`.cone`). (Under a ball hip with a twist limit, or a joint of the user's
+own, the ends are better poses, not always the best.) They win only where they
+come nearer than the sides. The candidate kept is taken when it meets the
 target, or else ends no farther from it than the start (to rounding, ``1e-12``
 of the reach): never worse than the start. Otherwise the start stays, and the
 solve is "stalled" (the limits are a wall the closed form cannot pass).
