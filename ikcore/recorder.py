@@ -43,7 +43,7 @@ from . import captions
 from . import rotation as rot
 from .kinematics import frames, turn
 from .plan import HINGE
-from .vectors import add, cross, dot, norm, scale, sub, unit
+from .vectors import add, angle, cross, dot, norm, scale, sub, unit
 
 #: Poses whose points lie within this fraction of the reach of one another are the same pose.
 SAME = 1e-9
@@ -51,7 +51,7 @@ SAME = 1e-9
 
 def _angle(a, b):
     """Degrees between vectors ``a`` and ``b`` (0 where either vanishes)."""
-    return math.degrees(math.atan2(norm(cross(a, b)), dot(a, b)))
+    return math.degrees(angle(a, b))
 
 
 class Recorder:

@@ -5,7 +5,7 @@ same arithmetic out on plain floats; everything that runs once per solve or
 per step uses these.
 """
 
-from math import sqrt
+from math import atan2, sqrt
 
 
 def add(a, b):
@@ -53,6 +53,12 @@ def across(a, axis):
     """``a`` without its part along the unit ``axis``: ``a - (a . axis) axis``."""
     t = a[0] * axis[0] + a[1] * axis[1] + a[2] * axis[2]
     return (a[0] - t * axis[0], a[1] - t * axis[1], a[2] - t * axis[2])
+
+
+def angle(a, b):
+    """The angle between ``a`` and ``b``, radians in ``[0, pi]`` (0 where either vanishes):
+    ``atan2(|a x b|, a . b)``, which keeps its digits near 0 and pi where ``acos`` would not."""
+    return atan2(norm(cross(a, b)), dot(a, b))
 
 
 def lerp(a, b, t):

@@ -31,7 +31,7 @@ import math
 from ... import rotation as rot
 from ...kinematics import compose
 from ...plan import BALL, HINGE
-from ...vectors import across, cross, dot, madd, norm, scale, sub, unit
+from ...vectors import across, angle, cross, dot, madd, norm, scale, sub, unit
 from ..fabrik.framed import signed_angle
 
 #: Knee angles sampled across its range before the best one is refined.
@@ -45,11 +45,6 @@ def applies(chain):
     """Whether ``chain`` has a twist-free cone for a hip and a hinge for a knee."""
     hip, knee = chain.plan.joints
     return hip.kind == BALL and hip.range.full and knee.kind == HINGE
-
-
-def _angle(a, b):
-    """The angle between ``a`` and ``b`` (radians, in ``[0, pi]``)."""
-    return math.atan2(norm(cross(a, b)), dot(a, b))
 
 
 class ConeHip:
@@ -70,7 +65,7 @@ class ConeHip:
         self.sine = scale(cross(k, lower), l2)
         self.reach_to = sub(target, chain.points[0])
         self.span = norm(self.reach_to)
-        self.psi = _angle(self.axis, self.reach_to) if self.span > 0.0 else 0.0
+        self.psi = angle(self.axis, self.reach_to) if self.span > 0.0 else 0.0
 
     def tip(self, theta):
         """``v``: the tip from the root with the knee at ``theta`` and the hip at rest."""
@@ -79,7 +74,7 @@ class ConeHip:
     def band(self, v):
         """``(beta, phi)`` for the tip ``v``: its angle from ``a``, and the angle in the band it
         reaches that is nearest the target's."""
-        beta = _angle(self.axis, v)
+        beta = angle(self.axis, v)
         return beta, min(max(self.psi, beta - self.cone), beta + self.cone)
 
     def miss(self, theta):
