@@ -150,23 +150,23 @@ def two_bone(sides, distance, elbow, root, knee, kept, error, end=None, height=0
     """The two-bone closed form: ``sides`` the bones and the root-target side (the target's
     ``distance`` clamped into the reachable shell), the triangle's angles, the knee's angle taken;
     ``end``: the joint the pose holds at an end of its range, where neither elbow side came as near;
-    ``searched``: the pose is the nearest a cone hip and a hinge knee allow, found by a search over
-    the knee's angle (:mod:`ikcore.solvers.two_bone.cone`), where neither side nor end came as near;
     ``height``: how far the target lies off a planar leg's plane, whose triangle is laid on the
-    target's foot on the plane (``distance`` is then the foot's)."""
+    target's foot on the plane (``distance`` is then the foot's); ``searched``: the pose is the
+    nearest a cone hip and a hinge knee allow, found by a search over the knee's angle
+    (:mod:`ikcore.solvers.two_bone.cone`), where neither side nor end came as near."""
     l1, l2, d = sides
     law = f"Law of cosines on sides {num(l1)}, {num(l2)} and {num(d)}"
     if height > 0.0:
         law += f" (root to the target's foot on the leg's plane, {num(height)} from the target)"
+    unmet = f"{law}: neither elbow side meets the triangle within the limits. Nearer than either,"
     if searched:
-        return (f"{law}: neither elbow side meets the triangle within the limits. Nearer than either, joint 1 "
-                f"takes the angle at which joint 0's cone lets the tip come nearest the target (joint 1 at "
-                f"{deg(knee)}, bone 0 within its cone); the effector is now {num(error)} from the target.")
+        return (f"{unmet} joint 1 takes the angle at which joint 0's cone lets the tip come nearest the target "
+                f"(joint 1 at {deg(knee)}, bone 0 within its cone); the effector is now {num(error)} from the "
+                f"target.")
     if end is not None:
         other = "joint 0 turns the tip" if end == 1 else "joint 1 turns the lower bone"
-        return (f"{law}: neither elbow side meets the triangle within the limits. Nearer than either, joint {end} "
-                f"rests at an end of its range and {other} toward the target (joint 1 at {deg(knee)}); the "
-                f"effector is now {num(error)} from the target.")
+        return (f"{unmet} joint {end} rests at an end of its range and {other} toward the target (joint 1 at "
+                f"{deg(knee)}); the effector is now {num(error)} from the target.")
     if kept:
         return (f"{law}: neither elbow side ends nearer the target within the limits, so the chain keeps its "
                 f"start pose (joint 1 at {deg(knee)}), the effector {num(error)} from the target.")
