@@ -259,9 +259,11 @@ def test_a_cold_solve_bends_a_straight_rest_pose_off_the_targets_line(n, shape, 
     target = tuple(a + t * (b - a) + off * c for a, b, c in zip(root, tip, across))
     far = max(_off_line(root, tip, p) for p in chain.points + (target,))
     distance = math.dist(root, target)
-    # Not on the edge of the test, a solve that runs the passes (within the reach), from a rest pose
-    # that does not meet the target already (the default tolerance).
-    assume(abs(far - eps) >= 0.01 * eps and chain.min_reach < distance < chain.reach)
+    # Not on the edge of the test, a solve that runs the passes (within the reach, farther than the
+    # default tolerance from either edge, where the nearest pose meets it in one step), from a rest
+    # pose that does not meet the target already.
+    tolerance = 1e-3 * chain.reach
+    assume(abs(far - eps) >= 0.01 * eps and chain.min_reach + tolerance < distance < chain.reach - tolerance)
     assume(distance >= 1e-3 * chain.reach and math.dist(tip, target) > 1e-3 * chain.reach)
     bent = []
     with pytest.MonkeyPatch.context() as patch:
