@@ -67,6 +67,9 @@ class Problem:
         and points (:mod:`ikcore.kinematics`).
     start_error : float
         The start's distance to the target.
+    distance : float
+        The target's distance from the chain's root, which decides where it
+        lies against the reach (:attr:`nearest`, :func:`~ikcore.solvers.reach.at_edge`).
     orientation : (w, x, y, z) or None
         Asked world rotation of the last bone.
     pole : (x, y, z) or None
@@ -82,8 +85,8 @@ class Problem:
         :attr:`Outcome.polished`; ``None``: not known.
     """
 
-    __slots__ = ("chain", "target", "start", "start_error", "orientation", "pole", "settings", "tolerance",
-                 "max_iterations", "orientation_tolerance", "options", "secondary", "polished")
+    __slots__ = ("chain", "target", "start", "start_error", "distance", "orientation", "pole", "settings",
+                 "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary", "polished")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -91,6 +94,7 @@ class Problem:
         self.target = target
         self.start = start
         self.start_error = math.dist(start.points[-1], target)
+        self.distance = math.dist(target, self.chain.points[0])
         self.orientation = orientation
         self.pole = pole
         self.tolerance = settings.tolerance
@@ -106,8 +110,7 @@ class Problem:
         chain without limits sweeps, the shell's point nearest it (on the line from the root to the
         target); else ``None``. Limits only shrink the shell, so an effector there is the best any
         pose can do."""
-        chain = self.chain
-        d = chain.distance_to(self.target)
+        chain, d = self.chain, self.distance
         if self.orientation is not None or chain.min_reach <= d <= chain.reach:
             return None
         root = chain.points[0]

@@ -75,7 +75,7 @@ def run(problem, steps=None):
     start = problem.start
     if problem.met(start):
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
-    if chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance):
+    if chain.plan.free and reach.at_edge(problem):
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
         return pole.turned(problem, outcome, steps)
     search = Sweeps(problem, steps)

@@ -30,13 +30,13 @@ from ..vectors import across, add, madd, norm, scale, sub, unit
 BEND_STEPS = 64
 
 
-def at_edge(chain, target, tolerance):
-    """Whether a chain without limits meets ``target`` best by :func:`nearest_pose`: it lies outside
-    the reachable shell, or so near either of its edges (within the ``tolerance``, less ``1e-9``
-    of the reach: room for rounding) that the pose meets it, where steps would crawl (the chain
-    almost straight, or almost folded)."""
-    d = chain.distance_to(target)
-    margin = max(0.0, tolerance - 1e-9 * chain.reach)
+def at_edge(problem):
+    """Whether a chain without limits meets ``problem``'s target best by :func:`nearest_pose`: it
+    lies outside the reachable shell, or so near either of its edges (within the tolerance, less
+    ``1e-9`` of the reach: room for rounding) that the pose meets it, where steps would crawl (the
+    chain almost straight, or almost folded)."""
+    chain, d = problem.chain, problem.distance
+    margin = max(0.0, problem.tolerance - 1e-9 * chain.reach)
     return d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin)
 
 

@@ -139,7 +139,7 @@ def near_full_reach(problem):
     """Whether ``problem`` is a position target near the full reach of a chain without limits."""
     chain = problem.chain
     return (chain.plan.free and problem.orientation is None
-            and NEAR_FULL_REACH * chain.reach <= chain.distance_to(problem.target) <= chain.reach)
+            and NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach)
 
 
 def watch_settings(problem):

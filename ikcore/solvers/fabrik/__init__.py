@@ -86,8 +86,7 @@ def run(problem, steps=None):
     if problem.met(start):
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
     search = PointSearch(problem, steps) if chain.plan.free or _cones(chain) else FramedSearch(problem, steps)
-    if chain.distance_to(problem.target) >= chain.reach or (
-            chain.plan.free and reach.at_edge(chain, problem.target, problem.tolerance)):
+    if problem.distance >= chain.reach or (chain.plan.free and reach.at_edge(problem)):
         # Out of reach: the nearest pose in one step (the start, if the limits leave it nearer).
         frames = search.reach_out()
         if problem.error(frames) > problem.start_error:
@@ -133,7 +132,7 @@ class PointSearch(Search):
         if self.cones is None:
             return reach.nearest_frames(self.problem, self.reference)
         root = chain.points[0]
-        d = chain.distance_to(target)
+        d = self.problem.distance
         aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]
         _, self.directions = self.cones.forward(self.xs, self.ys, self.zs, aim)
         return self.pose_of(self.keep())
@@ -231,7 +230,7 @@ class FramedSearch(Search):
     def reach_out(self):
         chain = self.chain
         root = chain.points[0]
-        d = chain.distance_to(self.problem.target)
+        d = self.problem.distance
         aim = [(t - r) / d for t, r in zip(self.problem.target, root)]
         wanted, run = [root], 0.0
         for length in chain.lengths:
