@@ -105,6 +105,9 @@ def arc_to(chain, target, points):
     interior = points[1:-1] or points[-1:]
     mean = scale(tuple(map(math.fsum, zip(*interior))), 1.0 / len(interior))
     side = across(sub(mean, root), u)
+    # Once more: a mean point nearly on the line leaves a small difference that keeps a trace along
+    # u, which unit() would magnify (each bone's direction would come out short of unit).
+    side = across(side, u)
     side = unit(side) if norm(side) > 1e-9 * chain.reach else rot.perpendicular(u)
     # In plane coordinates (along u, toward -side), bone i points at angle i a - heading: the chord then
     # lies along u, and the arc, turning toward -side, bulges toward side.
@@ -138,7 +141,8 @@ def _bend(lengths, d, top):
     falling from the reach at 0 to at most ``d`` at ``top``: Newton's method on ``|C(a)| = d``, with
     ``d|C|/da = C . C' / |C|``, inside a bracket each step narrows; a step that would leave it
     halves the bracket instead. Quadratic near the root: a handful of steps where halving the
-    bracket alone takes fifty; at most :data:`BEND_STEPS`.
+    bracket alone takes fifty; it stops once ``|C|`` meets ``d`` within the chord's rounding (an
+    ulp of the reach a bone, at least ``1e-15 d``), and after :data:`BEND_STEPS` at most.
 
     The first guess is the small angle's: ``|C|^2 = sum_ij L_i L_j cos((i - j) a)``, so ``|C| ~ R (1 -
     a^2 V / 2)`` with ``R`` the reach and ``V`` the variance of the bone index ``i`` weighed by the
@@ -146,12 +150,14 @@ def _bend(lengths, d, top):
     reach = sum(lengths)
     mean = sum(i * length for i, length in enumerate(lengths)) / reach
     spread = sum((i - mean) ** 2 * length for i, length in enumerate(lengths)) / reach
+    # The chord's own rounding, about an ulp of the reach a bone: r cannot be told from d closer.
+    close = max(1e-15 * d, 2.2e-16 * len(lengths) * reach)
     low, high = 0.0, top
     a = min(math.sqrt(2.0 * (1.0 - d / reach) / spread), 0.5 * top) if spread > 0.0 else 0.5 * top
     for _ in range(BEND_STEPS):
         x, y, dx, dy = _chord(lengths, a)
         r = math.hypot(x, y)
-        if abs(r - d) <= 1e-15 * d:
+        if abs(r - d) <= close:
             break
         if r > d:
             low = a
