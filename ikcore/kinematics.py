@@ -34,13 +34,13 @@ class Frames:
         The ``N + 1`` points.
     """
 
-    __slots__ = ("rotations", "worlds", "points", "_directions", "_columns")
+    __slots__ = ("rotations", "worlds", "points", "_directions")
 
     def __init__(self, rotations, worlds, points):
         self.rotations = rotations
         self.worlds = worlds
         self.points = points
-        self._directions = self._columns = None
+        self._directions = None
 
     @property
     def effector(self):
@@ -59,13 +59,6 @@ class Frames:
                 out.append((dx / n, dy / n, dz / n))
             self._directions = out
         return self._directions
-
-    @property
-    def columns(self):
-        """The points by coordinate, ``(xs, ys, zs)`` tuples, worked out at the first call."""
-        if self._columns is None:
-            self._columns = tuple(zip(*self.points))
-        return self._columns
 
     def __repr__(self):
         return f"Frames(effector={self.points[-1]!r})"

@@ -218,18 +218,18 @@ def test_a_point_on_its_new_neighbour_goes_on_along_x(which):
     # Where a point lands on its new neighbour the pass has no direction to follow: the bone goes on
     # along -x (backward) or +x (forward), its length kept, nothing divided by zero.
     lengths = [1.0, 1.0, 2.0]
-    xs, ys, zs = [0.0, 1.0, 1.0, 3.0], [0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]
+    points = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0), (3.0, 1.0, 0.0)]
     if which == "backward":
         # The target on point 2's old place: point 2 sits on its new child.
-        passes_module.backward(xs, ys, zs, lengths, (1.0, 1.0, 0.0))
-        assert (xs[2], ys[2], zs[2]) == (1.0 - 2.0, 1.0, 0.0)
+        passes_module.backward(points, lengths, (1.0, 1.0, 0.0))
+        assert points[2] == (1.0 - 2.0, 1.0, 0.0)
     else:
         # The backward points put point 1 on the root.
-        xs[1], ys[1] = 0.0, 0.0
-        passes_module.forward(xs, ys, zs, lengths, (0.0, 0.0, 0.0))
-        assert (xs[1], ys[1], zs[1]) == (1.0, 0.0, 0.0)
+        points[1] = (0.0, 0.0, 0.0)
+        passes_module.forward(points, lengths, (0.0, 0.0, 0.0))
+        assert points[1] == (1.0, 0.0, 0.0)
     for i, length in enumerate(lengths):
-        d = math.dist((xs[i], ys[i], zs[i]), (xs[i + 1], ys[i + 1], zs[i + 1]))
+        d = math.dist(points[i], points[i + 1])
         assert math.isclose(d, length, rel_tol=1e-12)
         assert math.isfinite(d)
 

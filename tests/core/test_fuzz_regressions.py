@@ -182,13 +182,13 @@ def test_cone_passes_keep_bone_lengths_when_a_bone_folds_back(method):
         # The second bone wanted straight back down its parent, off by `tiny`.
         p1 = tuple(500.0 * c for c in a)
         p2 = tuple(500.0 * tiny * c for c in across)
-        xs, ys, zs = [0.0, p1[0], p2[0]], [0.0, p1[1], p2[1]], [0.0, p1[2], p2[2]]
+        points = [(0.0, 0.0, 0.0), p1, p2]
         if method == "forward":
-            passes.forward(xs, ys, zs)
+            passes.forward(points)
         else:
-            passes.backward(xs, ys, zs, (xs[2], ys[2], zs[2]))
+            passes.backward(points, p2)
         for i, length in enumerate(chain.lengths):
-            d = math.dist((xs[i], ys[i], zs[i]), (xs[i + 1], ys[i + 1], zs[i + 1]))
+            d = math.dist(points[i], points[i + 1])
             assert math.isclose(d, length, rel_tol=1e-12), (tiny, i, d - length)
 
 

@@ -105,9 +105,9 @@ def _cones(chain):
 class PointSearch(Search):
     """FABRIK's iterations on points (see :mod:`.points`), for :func:`~ikcore.solvers.loop.iterate`.
 
-    The points are three flat lists, rewritten in place by the passes; the
-    reference pose (the start, or the pose of the last restart) gives the
-    twist the rotations keep.
+    The points are one list, rewritten in place by the passes; the reference
+    pose (the start, or the pose of the last restart) gives the twist the
+    rotations keep.
     """
 
     def __init__(self, problem, steps):
@@ -117,15 +117,15 @@ class PointSearch(Search):
         self.cones = _cones(chain)
         self.steps = steps
         self.reference = problem.start
-        self._take(problem.start.columns)
+        self._take(problem.start.points)
 
-    def _take(self, columns):
-        """Start the passes from points given by coordinate, ``(xs, ys, zs)``."""
-        self.xs, self.ys, self.zs = map(list, columns)
+    def _take(self, points):
+        """Start the passes from ``points``."""
+        self.points = list(points)
         # The bones' unit directions as the last forward pass placed them, when every one keeps inside
         # its cone (see Cones.forward); not known for points taken from elsewhere.
         self.directions = None
-        self._measure()
+        self.error = dist(self.points[-1], self.target)
 
     def reach_out(self):
         chain, target = self.chain, self.problem.target
@@ -134,7 +134,7 @@ class PointSearch(Search):
         root = chain.points[0]
         d = self.problem.distance
         aim = tuple((t - r) / d for t, r in zip(target, root)) if d > 0.0 else chain.directions[0]
-        _, self.directions = self.cones.forward(self.xs, self.ys, self.zs, aim)
+        _, self.directions = self.cones.forward(self.points, aim)
         return self.pose_of(self.keep())
 
     def prepare(self, toward):
@@ -144,49 +144,46 @@ class PointSearch(Search):
         if degenerate.straight(chain, self.reference, None if toward is not None else target):
             # On the target's line, or a pole to turn toward: curl it first.
             self.reference = pose_of(chain, degenerate.bend(chain, self.reference, toward, target))
-            self._take(self.reference.columns)
+            self._take(self.reference.points)
             if self.steps is not None:
                 self.steps.setup(self.reference.points, "bend")
         elif toward is not None and self.cones is not None:
-            self._take(zip(*pole.swivel(self.reference.points, toward, chain.reach)))
-            _, self.directions = self.cones.forward(self.xs, self.ys, self.zs)
-            self._measure()
+            self._take(pole.swivel(self.reference.points, toward, chain.reach))
+            effector, self.directions = self.cones.forward(self.points)
+            self.error = dist(effector, target)
             if self.steps is not None:
-                self.steps.setup(list(zip(self.xs, self.ys, self.zs)), "turn")
-
-    def _measure(self):
-        self.error = dist((self.xs[-1], self.ys[-1], self.zs[-1]), self.target)
+                self.steps.setup(list(self.points), "turn")
 
     def step(self, iteration):
-        xs, ys, zs, target, steps = self.xs, self.ys, self.zs, self.target, self.steps
-        before = None if steps is None else list(zip(xs, ys, zs))
+        points, target, steps = self.points, self.target, self.steps
+        before = None if steps is None else list(points)
         if self.cones is None:
-            backward(xs, ys, zs, self.lengths, target)
+            backward(points, self.lengths, target)
         else:
-            self.cones.backward(xs, ys, zs, target)
+            self.cones.backward(points, target)
         if steps is not None:
-            middle = list(zip(xs, ys, zs))
+            middle = list(points)
             steps.backward(iteration, before, middle)
         if self.cones is None:
-            effector = forward(xs, ys, zs, self.lengths, self.root)
+            effector = forward(points, self.lengths, self.root)
         else:
-            effector, self.directions = self.cones.forward(xs, ys, zs)
+            effector, self.directions = self.cones.forward(points)
         if steps is not None:
-            steps.forward(iteration, middle, list(zip(xs, ys, zs)))
+            steps.forward(iteration, middle, list(points))
         self.error = dist(effector, target)
 
     def keep(self):
-        return self.reference, self.xs[:], self.ys[:], self.zs[:], self.directions
+        return self.reference, self.points[:], self.directions
 
     def pose_of(self, kept):
         if kept is None:
             return self.problem.start
-        reference, xs, ys, zs, directions = kept
-        return placed(self.chain, reference, list(zip(xs, ys, zs)), directions)
+        reference, points, directions = kept
+        return placed(self.chain, reference, points, directions)
 
     def restart(self, kept, rng):
         self.reference = restart_frames(self.problem, self.pose_of(kept), rng, KICK)
-        self._take(self.reference.columns)
+        self._take(self.reference.points)
         if self.steps is not None:
             self.steps.setup(self.reference.points, "restart")
         return True

@@ -1,9 +1,9 @@
 """FABRIK's passes on points alone: chains without limits, and chains of cones about a straight line.
 
-The points live in three flat lists ``xs, ys, zs`` (``N + 1`` floats each, root
-first), which the passes rewrite in place: a pass reads each old point just
-before it writes the new one. One bone costs a square root and a dozen
-products; this is the hot loop of every FABRIK solve.
+The points are one list of ``N + 1`` tuples ``(x, y, z)``, root first (the
+form a pose and a Solution hold them in), which the passes rewrite in place: a
+pass reads each old point just before it writes the new one. One bone costs a
+square root and a dozen products; this is the hot loop of every FABRIK solve.
 
 **Cones.** When every limited joint is a ball joint without a twist limit and
 every limited bone rests along its parent (a tentacle, a rope, a tail), joint
@@ -39,7 +39,7 @@ PARALLEL = 1e-12
 ROOM = 1e-12
 
 
-def backward(xs, ys, zs, lengths, target):
+def backward(points, lengths, target):
     """Tip to root: the effector onto the target, then each point ``p_i`` onto the line from
     its new child toward its old place, one bone length away:
     ``p_i <- p_{i+1} + L_i (p_i - p_{i+1}) / |p_i - p_{i+1}|``.
@@ -48,19 +48,20 @@ def backward(xs, ys, zs, lengths, target):
     """
     x, y, z = target
     n = len(lengths)
-    xs[n], ys[n], zs[n] = x, y, z
+    points[n] = target
     for i in range(n - 1, -1, -1):
-        dx, dy, dz = xs[i] - x, ys[i] - y, zs[i] - z
+        px, py, pz = points[i]
+        dx, dy, dz = px - x, py - y, pz - z
         d = hypot(dx, dy, dz)
         if d > 0.0:
             k = lengths[i] / d
             x, y, z = x + dx * k, y + dy * k, z + dz * k
         else:
             x -= lengths[i]
-        xs[i], ys[i], zs[i] = x, y, z
+        points[i] = (x, y, z)
 
 
-def forward(xs, ys, zs, lengths, root):
+def forward(points, lengths, root):
     """Root to tip: the root back in its place, then each point ``p_{i+1}`` onto the line from
     its new parent toward its backward-pass place, one bone length away:
     ``p_{i+1} <- p_i + L_i (p_{i+1} - p_i) / |p_{i+1} - p_i|``. Returns the effector.
@@ -68,18 +69,18 @@ def forward(xs, ys, zs, lengths, root):
     Where a point sits on its new parent, the bone goes on along ``+x``.
     """
     x, y, z = root
-    xs[0], ys[0], zs[0] = x, y, z
-    for i, length in enumerate(lengths):
-        j = i + 1
-        dx, dy, dz = xs[j] - x, ys[j] - y, zs[j] - z
+    points[0] = root
+    for j, length in enumerate(lengths, 1):
+        px, py, pz = points[j]
+        dx, dy, dz = px - x, py - y, pz - z
         d = hypot(dx, dy, dz)
         if d > 0.0:
             k = length / d
             x, y, z = x + dx * k, y + dy * k, z + dz * k
         else:
             x += length
-        xs[j], ys[j], zs[j] = x, y, z
-    return x, y, z
+        points[j] = (x, y, z)
+    return points[-1]
 
 
 class Cones:
@@ -100,28 +101,30 @@ class Cones:
 
     __slots__ = ("back_rows", "fore_rows", "root", "axis", "cap")
 
-    def backward(self, xs, ys, zs, target):
+    def backward(self, points, target):
         """Spread the effector's offset, then the backward pass under the children's cones."""
-        n = len(xs) - 1
+        n = len(points) - 1
         tx, ty, tz = target
-        ox, oy, oz = self._capped(tx - xs[n], ty - ys[n], tz - zs[n])
-        x, y, z = tx, ty, tz
-        xs[n], ys[n], zs[n] = x, y, z
+        ex, ey, ez = points[n]
+        ox, oy, oz = self._capped(tx - ex, ty - ey, tz - ez)
+        x, y, z = target
+        points[n] = target
         # The child's direction, about which the child's cone bounds this bone.
         ax, ay, az = self.axis
         for i, share, length, c, s in self.back_rows:
             # Toward the bone's old place, its offset spread: the direction b, kept within the
             # child's cone about a.
-            bx, by, bz = x - (xs[i] + share * ox), y - (ys[i] + share * oy), z - (zs[i] + share * oz)
+            px, py, pz = points[i]
+            bx, by, bz = x - (px + share * ox), y - (py + share * oy), z - (pz + share * oz)
             d = hypot(bx, by, bz)
             bx, by, bz = (bx / d, by / d, bz / d) if d > 1e-300 else (ax, ay, az)
             if bx * ax + by * ay + bz * az < c:
                 bx, by, bz = _onto_rim(bx, by, bz, ax, ay, az, c, s)
             x, y, z = x - length * bx, y - length * by, z - length * bz
-            xs[i], ys[i], zs[i] = x, y, z
+            points[i] = (x, y, z)
             ax, ay, az = bx, by, bz
 
-    def forward(self, xs, ys, zs, aim=None):
+    def forward(self, points, aim=None):
         """Spread the root's offset, then the forward pass under the joints' cones; with ``aim`` (a
         unit vector) every bone is wanted along it instead (nothing is spread).
 
@@ -133,9 +136,10 @@ class Cones:
         clamps.
         """
         rx, ry, rz = self.root
-        ox, oy, oz = self._capped(rx - xs[0], ry - ys[0], rz - zs[0])
-        x, y, z = rx, ry, rz
-        xs[0], ys[0], zs[0] = x, y, z
+        sx, sy, sz = points[0]
+        ox, oy, oz = self._capped(rx - sx, ry - sy, rz - sz)
+        x, y, z = self.root
+        points[0] = self.root
         directions = []
         # The parent's direction: joint 0's cone is about the rest direction of bone 0.
         ax, ay, az = self.axis
@@ -143,7 +147,8 @@ class Cones:
             # Toward the point's backward-pass place, the root's offset spread (or along aim): the
             # direction b, kept within the joint's cone about a.
             if aim is None:
-                bx, by, bz = (xs[j] + share * ox) - x, (ys[j] + share * oy) - y, (zs[j] + share * oz) - z
+                px, py, pz = points[j]
+                bx, by, bz = (px + share * ox) - x, (py + share * oy) - y, (pz + share * oz) - z
                 d = hypot(bx, by, bz)
                 bx, by, bz = (bx / d, by / d, bz / d) if d > 1e-300 else (ax, ay, az)
             else:
@@ -156,7 +161,7 @@ class Cones:
             elif directions is not None:
                 directions.append((bx, by, bz))
             x, y, z = x + length * bx, y + length * by, z + length * bz
-            xs[j], ys[j], zs[j] = x, y, z
+            points[j] = (x, y, z)
             ax, ay, az = bx, by, bz
         return (x, y, z), directions
 
