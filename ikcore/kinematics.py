@@ -15,9 +15,10 @@ as ``v + 2w (u x v) + 2 u x (u x v)`` (``u`` the vector part): fifteen
 products, no matrix.
 """
 
-from math import atan2, cos, sin, sqrt
+from math import atan2, cos, hypot, sin, sqrt
 
 from . import rotation as rot
+from .rotation import IDENTITY
 
 
 class Frames:
@@ -174,9 +175,9 @@ def along(chain, reference, points):
 
     ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
     reference and in ``points`` and ``S_i`` its reference world rotation (the
-    identity all along a free chain's rest pose); then ``q_i = R_{i-1}^* R_i``.
-    For a chain without limits ``points`` are these rotations' forward
-    kinematics, to rounding.
+    identity all along a free chain's rest pose, where the product is skipped);
+    then ``q_i = R_{i-1}^* R_i``. For a chain without limits ``points`` are these
+    rotations' forward kinematics, to rounding.
 
     With ``D`` the bone in ``points`` (``|D| = L``), ``(L + s.D, s x D)`` is the
     arc scaled by ``sqrt(2 L (L + s.D))``: normalised by its computed norm, every
@@ -184,35 +185,27 @@ def along(chain, reference, points):
     takes over.
     """
     rotations, worlds = [], []
-    pw, px, py, pz = rot.IDENTITY
-    x0, y0, z0 = points[0]
-    for (x1, y1, z1), length, (sx, sy, sz), S in zip(points[1:], chain.lengths, reference.directions,
-                                                     reference.worlds):
+    pw, px, py, pz = IDENTITY
+    for (x0, y0, z0), (x1, y1, z1), length, (sx, sy, sz), S in zip(points, points[1:], chain.lengths,
+                                                                    reference.directions, reference.worlds):
         Dx, Dy, Dz = x1 - x0, y1 - y0, z1 - z0
-        x0, y0, z0 = x1, y1, z1
         e = length + sx * Dx + sy * Dy + sz * Dz
         if e > 0.01 * length:
-            w, x, y, z = e, sy * Dz - sz * Dy, sz * Dx - sx * Dz, sx * Dy - sy * Dx
-            n = sqrt(w * w + x * x + y * y + z * z)
-            w, x, y, z = w / n, x / n, y / n, z / n
+            x, y, z = sy * Dz - sz * Dy, sz * Dx - sx * Dz, sx * Dy - sy * Dx
+            n = hypot(e, x, y, z)
+            R = (e / n, x / n, y / n, z / n)
         else:
-            w, x, y, z = arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
-        if S == rot.IDENTITY:
-            rw, rx, ry, rz = w, x, y, z
-        else:
-            # R_i = arc S_i
-            Sw, Sx, Sy, Sz = S
-            rw, rx, ry, rz = (w * Sw - x * Sx - y * Sy - z * Sz,
-                              w * Sx + x * Sw + y * Sz - z * Sy,
-                              w * Sy - x * Sz + y * Sw + z * Sx,
-                              w * Sz + x * Sy - y * Sx + z * Sw)
-        worlds.append((rw, rx, ry, rz))
+            R = arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
+        if S != IDENTITY:
+            R = compose(R, S)
+        worlds.append(R)
         # q_i = R_{i-1}^* R_i
+        rw, rx, ry, rz = R
         rotations.append((pw * rw + px * rx + py * ry + pz * rz,
                           pw * rx - px * rw - py * rz + pz * ry,
                           pw * ry + px * rz - py * rw - pz * rx,
                           pw * rz - px * ry + py * rx - pz * rw))
-        pw, px, py, pz = rw, rx, ry, rz
+        pw, px, py, pz = R
     return rotations, worlds
 
 

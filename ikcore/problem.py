@@ -70,6 +70,9 @@ class Problem:
     distance : float
         The target's distance from the chain's root, which decides where it
         lies against the reach (:attr:`nearest`, :func:`~ikcore.solvers.reach.at_edge`).
+    start_met : bool
+        Whether the start already meets the target (:meth:`met`): a method
+        then returns it as it is.
     orientation : (w, x, y, z) or None
         Asked world rotation of the last bone.
     pole : (x, y, z) or None
@@ -85,8 +88,9 @@ class Problem:
         :attr:`Outcome.polished`; ``None``: not known.
     """
 
-    __slots__ = ("chain", "target", "start", "start_error", "distance", "orientation", "pole", "settings",
-                 "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary", "polished")
+    __slots__ = ("chain", "target", "start", "start_error", "distance", "start_met", "orientation", "pole",
+                 "settings", "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary",
+                 "polished")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -103,6 +107,7 @@ class Problem:
         self.options = settings.options
         self.secondary = settings.secondary
         self.polished = None
+        self.start_met = self.met(start)
 
     @property
     def nearest(self):

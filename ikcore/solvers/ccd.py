@@ -73,15 +73,13 @@ def run(problem, steps=None):
     """Solve ``problem`` by CCD; see the module docstring."""
     chain = problem.chain
     start = problem.start
-    if problem.met(start):
+    if problem.start_met:
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
     if chain.plan.free and reach.at_edge(problem):
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
         return pole.turned(problem, outcome, steps)
     search = Sweeps(problem, steps)
-    result = iterate(problem, search)
-    frames = result.frames or search.pose_of(result.kept)
-    return pole.turned(problem, Outcome(frames, result.iterations, result.errors, result.stalled), steps)
+    return pole.turned(problem, iterate(problem, search), steps)
 
 
 class Sweeps(Search):

@@ -36,6 +36,7 @@ carries.
 
 import math
 
+from ..problem import Outcome
 from .restarts import StallWatch, generator, watch_settings
 
 
@@ -51,30 +52,17 @@ class Search:
         return self.error
 
 
-class Result:
-    """What :func:`iterate` found.
+class Result(Outcome):
+    """What :func:`iterate` found: the method's :class:`~ikcore.problem.Outcome` (the best pose's
+    frames, the iterations, the error history, whether progress stalled), and ``met``, whether
+    the loop ended on a pose that meets the target (or, out of reach, on the nearest point the
+    chain reaches)."""
 
-    Attributes
-    ----------
-    kept : object or None
-        The best pose, as ``search.keep()`` gave it (``None``: the start).
-    frames : Frames or None
-        Its pose (:meth:`pose_of`) when it met the target (else ``None``: the caller makes it of ``kept``).
-    iterations : int
-    errors : list of float
-        The start's error, then one per iteration.
-    stalled : bool
-        The loop gave up because progress stalled.
-    """
+    __slots__ = ("met",)
 
-    __slots__ = ("kept", "frames", "iterations", "errors", "stalled")
-
-    def __init__(self, kept, frames, iterations, errors, stalled):
-        self.kept = kept
-        self.frames = frames
-        self.iterations = iterations
-        self.errors = errors
-        self.stalled = stalled
+    def __init__(self, frames, iterations, errors, stalled, met):
+        super().__init__(frames, iterations, errors, stalled)
+        self.met = met
 
 
 def at_nearest(frames, nearest, tolerance):
@@ -102,14 +90,15 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     # stall watch, and a tracked chain already there stays still.
     nearest = problem.nearest
     floor = 0.0 if nearest is None else math.dist(nearest, problem.target)
-    if problem.met(problem.start) or at_nearest(problem.start, nearest, goal):
-        return Result(None, problem.start, 0, errors, False)
+    if problem.start_met or at_nearest(problem.start, nearest, goal):
+        return Result(problem.start, 0, errors, False, True)
     best, kept = errors[-1] if start_score is None else start_score, None
     window, horizon = watch_settings(problem)
     watch = StallWatch(search.score, goal, window, rate, patience, horizon)
     rng = None
     restarts = 0
     iterations = 0
+    stalled = False
     while iterations < budget:
         iterations += 1
         search.step(iterations)
@@ -121,15 +110,17 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
             if error - floor <= goal:
                 frames = search.pose_of(kept)
                 if problem.met(frames) or at_nearest(frames, nearest, goal):
-                    return Result(kept, frames, iterations, errors, False)
+                    return Result(frames, iterations, errors, False, True)
                 if error <= goal:
                     # Rounding between the method's measure and the pose made of it left it just out: aim lower.
                     goal = watch.goal = 0.5 * error
         if watch.update(score, search.stuck):
             if watch.hopeless or restarts == max_restarts:
-                return Result(kept, None, iterations, errors, True)
+                stalled = True
+                break
             rng = rng or generator()
             if not search.restart(kept, rng):
-                return Result(kept, None, iterations, errors, True)
+                stalled = True
+                break
             restarts += 1
-    return Result(kept, None, iterations, errors, False)
+    return Result(search.pose_of(kept), iterations, errors, stalled, False)

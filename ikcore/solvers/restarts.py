@@ -135,20 +135,18 @@ def perturb(chain, rotations, rng, angle, within=False):
     return out
 
 
-def near_full_reach(problem):
-    """Whether ``problem`` is a position target near the full reach of a chain without limits."""
-    chain = problem.chain
-    return (chain.plan.free and problem.orientation is None
-            and NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach)
-
-
 def watch_settings(problem):
     """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``,
-    and a pace that meets the tolerance within the method's default budget. Near full reach
-    (:func:`near_full_reach`) a crawl is told within three iterations (a pace that would not meet
-    the tolerance within twelve more), since the arc restart then meets the target at once."""
+    and a pace that meets the tolerance within the method's default budget. Near full reach (a
+    position target at least :data:`NEAR_FULL_REACH` of the reach from the root of a chain without
+    limits) a crawl is told within three iterations (a pace that would not meet the tolerance
+    within twelve more), since the arc restart then meets the target at once."""
+    chain = problem.chain
+    if (chain.plan.free and problem.orientation is None
+            and NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach):
+        return 3, 12
     module = problem.settings.module
-    return (3, 12) if near_full_reach(problem) else (module.WINDOW, module.MAX_ITERATIONS)
+    return module.WINDOW, module.MAX_ITERATIONS
 
 
 def restart_frames(problem, frames, rng, angle, within=False):

@@ -83,7 +83,7 @@ def run(problem, steps=None):
     """Solve ``problem`` by FABRIK; see the module docstring."""
     chain = problem.chain
     start = problem.start
-    if problem.met(start):
+    if problem.start_met:
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
     search = PointSearch(problem, steps) if chain.plan.free or _cones(chain) else FramedSearch(problem, steps)
     if problem.distance >= chain.reach or (chain.plan.free and reach.at_edge(problem)):
@@ -93,9 +93,7 @@ def run(problem, steps=None):
             frames = start
         return pole.turned(problem, reach.one_step(problem, frames, [problem.start_error], steps), steps)
     search.prepare(problem.pole)
-    result = iterate(problem, search, max_restarts=problem.options["max_restarts"])
-    frames = result.frames or search.pose_of(result.kept)
-    return pole.turned(problem, Outcome(frames, result.iterations, result.errors, result.stalled), steps)
+    return pole.turned(problem, iterate(problem, search, max_restarts=problem.options["max_restarts"]), steps)
 
 
 def _cones(chain):

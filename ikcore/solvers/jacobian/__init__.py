@@ -157,17 +157,16 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
     if problem.orientation is None and chain.plan.free and reach.at_edge(problem) \
-            and not problem.met(start) and budget > 0:
+            and not problem.start_met and budget > 0:
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), errors, steps)
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
     # Restarts pay off longer here than for the geometric methods: a redundant arm with an
     # orientation target may need a dozen before one lands in the right basin.
     result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
-    frames = result.frames or search.pose_of(result.kept)
-    iterations, errors = result.iterations, result.errors
+    frames, iterations, errors = result.frames, result.iterations, result.errors
     polished = None
-    if result.frames is not None and problem.secondary and iterations < budget:
+    if result.met and problem.secondary and iterations < budget:
         frames, more, polished = polish(search, frames, budget - iterations, errors, problem.polished)
         iterations += more
     outcome = Outcome(frames, iterations, errors, result.stalled, polished)
