@@ -47,9 +47,6 @@ class Chain:
         ``N``.
     limited : bool
         Whether any joint has limits.
-    plan : Plan
-        What the solvers derive from this chain once (:class:`ikcore.plan.Plan`),
-        made at its first use.
 
     Raises
     ------
@@ -63,7 +60,7 @@ class Chain:
     """
 
     __slots__ = ("points", "offsets", "directions", "lengths", "reach", "min_reach", "joints", "size", "limited",
-                 "plan")
+                 "_plan")
 
     def __init__(self, points, joints=None):
         pts = check_points(points, "Chain points")
@@ -90,6 +87,7 @@ class Chain:
         self.min_reach = max(0.0, 2.0 * max(lengths) - reach)
         self.size = n
         self.limited = any(c is not None for c in self.joints)
+        self._plan = None
 
     def __len__(self):
         return self.size
@@ -102,13 +100,13 @@ class Chain:
         """The fixed root point."""
         return self.points[0]
 
-    def __getattr__(self, name):
-        # Only an attribute not set yet comes here: the plan, at its first use (then it is a slot).
-        if name == "plan":
+    @property
+    def plan(self):
+        """What the solvers derive from this chain once (:class:`ikcore.plan.Plan`), made on first use."""
+        if self._plan is None:
             from .plan import Plan
-            self.plan = Plan(self)
-            return self.plan
-        raise AttributeError(f"'Chain' object has no attribute {name!r}")
+            self._plan = Plan(self)
+        return self._plan
 
     def free(self):
         """The same chain without its joint limits."""
