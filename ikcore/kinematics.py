@@ -134,8 +134,16 @@ def pose_of(chain, rotations):
 
 
 def rest(chain):
-    """The rest pose (every joint at the identity, within its limits), as :func:`pose_of` makes it."""
-    return pose_of(chain, [(1.0, 0.0, 0.0, 0.0)] * chain.size)
+    """The rest pose (every joint at the identity, within its limits), as :func:`pose_of` makes it.
+
+    Where the limits leave every joint at the identity, every world rotation is
+    :data:`~ikcore.rotation.IDENTITY` itself, which :func:`along` tells by identity
+    and does not turn by.
+    """
+    frames = pose_of(chain, [IDENTITY] * chain.size)
+    if all(world == IDENTITY for world in frames.worlds):
+        return Frames(frames.rotations, [IDENTITY] * chain.size, frames.points)
+    return frames
 
 
 def arc(s, b):
@@ -175,7 +183,8 @@ def along(chain, reference, points):
 
     ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
     reference and in ``points`` and ``S_i`` its reference world rotation (the
-    identity all along a free chain's rest pose, where the product is skipped);
+    identity all along a free chain's rest pose, :func:`rest`, where the product is
+    skipped);
     then ``q_i = R_{i-1}^* R_i``. For a chain without limits ``points`` are these
     rotations' forward kinematics, to rounding.
 
@@ -196,7 +205,7 @@ def along(chain, reference, points):
             R = (e / n, x / n, y / n, z / n)
         else:
             R = arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
-        if S != IDENTITY:
+        if S is not IDENTITY:
             R = compose(R, S)
         worlds.append(R)
         # q_i = R_{i-1}^* R_i
