@@ -60,7 +60,7 @@ def setup(what, iteration, error, oriented=False):
     if what == "restart":
         return f"Progress stalled in iteration {iteration}: the solve starts again from another pose, the effector {at}."
     if what == "handover":
-        return f"The passes crawl: damped least squares takes over from the best pose so far, the effector {at}."
+        return f"Progress slows: damped least squares takes over from the best pose so far, the effector {at}."
     if what == "pole":
         return (f"The chain swivels about the line from its root to its effector toward the pole, the effector {at}.")
     if what == "finish":

@@ -11,9 +11,10 @@ hook                                            called by
 ``setup(points, what, done=None,                a pose set up for what follows: ``what`` is ``"bend"`` (out of
 iteration=None)``
                                                 a straight start), ``"turn"`` (a start turned toward the
-                                                pole), ``"restart"``, ``"handover"`` (FABRIK's passes hand
-                                                over to damped least squares), ``"pole"`` (the final
-                                                swivel), ``"finish"`` / ``"fallback"`` (fabrik_dls's finish
+                                                pole), ``"restart"``, ``"handover"`` (CCD's sweeps or
+                                                FABRIK's passes hand over to damped least squares),
+                                                ``"pole"`` (the final swivel), ``"finish"`` /
+                                                ``"fallback"`` (fabrik_dls's finish
                                                 starts from the reach / from the start; ``done``: the
                                                 iterations so far, from which the finish's count);
                                                 ``iteration``: the one it ends, where the caller knows it

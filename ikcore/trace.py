@@ -35,8 +35,8 @@ class Step:
         - ``"backward"``, ``"forward"``: FABRIK places one bone in its backward
           (from the effector down) or forward (from the root up) pass;
         - ``"step"``: a Jacobian step (transpose, pseudo-inverse, damped least
-          squares; also FABRIK's finish on a chain whose passes crawl, and
-          fabrik_dls's finish);
+          squares; also the finish of CCD's sweeps and of FABRIK's passes on a
+          limited chain whose progress slows, and fabrik_dls's finish);
         - ``"solve"``: the two-bone closed form;
         - ``"reach"``: a target out of reach (or at its edge) met by the
           nearest pose in one step;

@@ -28,11 +28,20 @@ effector meets the target.
 step; smaller values spread the bend along the chain (more natural poses, more
 sweeps).
 
+**Crawls and stalls.** Sweeps slow down as a chain straightens (near full
+reach every turn moves the effector mostly across the line to the target) or
+where a joint is pinned on its limit. A pace that would not meet the tolerance
+within :data:`HORIZON` more sweeps counts as a stall (:mod:`~.restarts`): a
+chain without limits then restarts from the uniform arc onto the target, which
+meets it; any other chain hands over to damped least squares from its best
+pose (:mod:`~.handover`), as FABRIK's passes with joint frames do, where the
+target lies within the reach (beyond it, the sweeps straighten the chain at
+the target, and a stall restarts them from the best pose kicked).
+
 **Shared rules** (as for FABRIK): out of reach (or within the tolerance of its
 edges), a chain without limits takes its nearest pose in one step (:mod:`~.reach`); a straight chain with the target on
-its line is first bent off it (:mod:`~.degenerate`); a stall restarts the sweeps
-(:mod:`~.restarts`); the best pose is returned, swivelled toward a pole where
-one is given (:mod:`~.pole`).
+its line is first bent off it (:mod:`~.degenerate`); the best pose is returned,
+swivelled toward a pole where one is given (:mod:`~.pole`).
 """
 
 import math
@@ -46,7 +55,8 @@ from ..problem import Outcome
 from ..vectors import norm, sub
 from . import degenerate, pole, reach
 from .fabrik.framed import signed_angle
-from .loop import Search, iterate
+from .handover import HandingOver
+from .loop import iterate
 from .restarts import restart_frames
 
 
@@ -62,6 +72,10 @@ MAX_ITERATIONS = 200
 #: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): iterations without
 #: progress before a restart.
 WINDOW = 6
+#: A pace that would not meet the tolerance within this many more sweeps is a crawl (see the module
+#: docstring). Near full reach the sweeps slow down as the error falls (about as 1 / k): a longer
+#: horizon would let them crawl on for a hundred sweeps and more.
+HORIZON = 25
 POLE = True
 #: Largest random turn per joint on a restart (radians).
 KICK = 0.8
@@ -82,8 +96,9 @@ def run(problem, steps=None):
     return pole.turned(problem, iterate(problem, search), steps)
 
 
-class Sweeps(Search):
-    """CCD's sweeps, for :func:`~ikcore.solvers.loop.iterate`."""
+class Sweeps(HandingOver):
+    """CCD's sweeps, for :func:`~ikcore.solvers.loop.iterate`; a limited chain hands over to damped
+    least squares at its first stall (:mod:`~ikcore.solvers.handover`)."""
 
     def __init__(self, problem, steps):
         self.problem = problem
@@ -110,7 +125,7 @@ class Sweeps(Search):
         self.frames = frames
         self.error = self.problem.error(frames)
 
-    def step(self, iteration):
+    def own_step(self, iteration):
         """One sweep, tip to root (see the module docstring), then forward kinematics."""
         chain, problem, frames = self.chain, self.problem, self.frames
         target, tolerance = problem.target, problem.tolerance
@@ -177,14 +192,17 @@ class Sweeps(Search):
         made = compose(compose(parent, compose(new, rot.conjugate(q))), rot.conjugate(parent))
         return new, made, wished
 
-    def keep(self):
+    def own_keep(self):
         return self.frames
 
-    def pose_of(self, kept):
-        return self.problem.start if kept is None else kept
-
     def restart(self, kept, rng):
-        # Each restart kicks harder: a pose pinned far from the target needs more than a nudge.
+        chain = self.chain
+        if not chain.plan.free and chain.reachable(self.problem.target):
+            return super().restart(kept, rng)
+        # A chain without limits starts again from the arc onto the target where one reaches it; out of
+        # reach (where the sweeps straighten the chain at the target, and damped least squares' steps
+        # would shrink with its bend) a chain starts again from its best pose kicked, harder each
+        # restart: a pose far from the target needs more than a nudge.
         self.restarts += 1
         self._take(restart_frames(self.problem, self.pose_of(kept), rng, KICK * (1.0 + 0.5 * self.restarts)))
         if self.steps is not None:

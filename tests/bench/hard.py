@@ -9,6 +9,10 @@ and the benchmark (``docs/benchmarks.md``) see the very same cases.
     knee hinge of 0..150 degrees and an ankle hinge of -45..45 about the same
     axis; bones of 0.45, 0.42 and 0.13 hanging down. 200 targets, the feet of
     random poses within the limits: all reachable. Solved from the rest pose.
+``clamped_legs(root)``
+    The same limbs, 200 targets the feet of random rotations clamped into the
+    limits: the knee is often straight on its limit and the foot near full
+    reach, where the sweeps of CCD crawl.
 ``near_reach(n)``
     Straight free chains of ``n`` unit bones; 20 random directions at each of
     0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9999, 0.99999 and 0.999999 of the reach.
@@ -65,6 +69,12 @@ def legs(root, count=200, seed=17):
     return cases
 
 
+def clamped_legs(root, count=200, seed=19):
+    chain = leg(root)
+    rng = random.Random(seed)
+    return [(chain, _allowed(chain, rng)) for _ in range(count)]
+
+
 def near_reach(n, per_fraction=20, seed=29):
     chain = Chain([(float(i), 0.0, 0.0) for i in range(n + 1)])
     rng = random.Random(seed + n)
@@ -98,6 +108,10 @@ PROBLEMS = {
                                                "fabrik_dls")),
     "legs, free hip": (lambda: legs("free"), ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls",
                                                "fabrik_dls")),
+    "legs, ball hip, clamped poses": (lambda: clamped_legs("ball"), ("ccd", "fabrik", "jacobian_transpose",
+                                                                     "pseudo_inverse", "dls", "fabrik_dls")),
+    "legs, free hip, clamped poses": (lambda: clamped_legs("free"), ("ccd", "fabrik", "jacobian_transpose",
+                                                                     "pseudo_inverse", "dls", "fabrik_dls")),
     "near full reach, 4 bones": (lambda: near_reach(4), ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse",
                                                           "dls", "fabrik_dls")),
     "near full reach, 10 bones": (lambda: near_reach(10), ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse",

@@ -321,3 +321,34 @@ def test_works_at_any_scale(scale, limited):
         sol = ikcore.solve(chain, target, "ccd", pole=(0.0, 0.0, scale))
         assert sol.converged
         check_pose(chain, sol)
+
+
+@pytest.mark.parametrize("hip_deg, ankle_deg", [(40.0, 10.0), (30.0, 8.0), (60.0, 12.0)])
+def test_a_limited_chain_hands_its_crawl_over_to_damped_least_squares(hip_deg, ankle_deg):
+    # A leg reaching almost straight, its knee on its 0-degree limit: the sweeps slow down as the error
+    # falls (they took 81 to 132 of them). At the first stall damped least squares takes over from the
+    # best pose; every iteration after is one of its steps.
+    from tests.bench.hard import leg
+
+    chain = leg("free")
+    pose = [rot.from_axis_angle((0.0, 0.0, 1.0), math.radians(hip_deg)), rot.IDENTITY,
+            rot.from_axis_angle(X, math.radians(ankle_deg))]
+    target = chain.forward(pose)[-1]
+    traced = ikcore.trace(chain, target, method="ccd")
+    assert traced.solution.converged
+    assert traced.solution.iterations <= 30
+    handovers = [i for i, s in enumerate(traced.steps) if s.phase == "setup" and s.detail["what"] == "handover"]
+    assert len(handovers) == 1
+    after = traced.steps[handovers[0] + 1:]
+    assert {s.phase for s in after} <= {"step", "limit", "result"} and any(s.phase == "step" for s in after)
+    assert traced.solution == ikcore.solve(chain, target, "ccd")
+
+
+def test_out_of_reach_a_limited_chain_keeps_to_its_sweeps():
+    # Beyond the reach the sweeps straighten the chain at the target, where damped least squares' steps
+    # shrink with the bend: a stall there restarts the sweeps, never hands over.
+    chain = Chain([(0.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 2.0, 0.0), (0.0, 3.0, 0.0)], [BallSocket(80.0)] * 3)
+    traced = ikcore.trace(chain, (20.0, 5.0, -10.0), method="ccd", max_iterations=500)
+    assert traced.solution.status == "unreachable"
+    assert all(s.phase != "step" for s in traced.steps)
+    assert not any(s.phase == "setup" and s.detail["what"] == "handover" for s in traced.steps)

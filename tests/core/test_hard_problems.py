@@ -16,13 +16,17 @@ def rate(solutions):
 
 @pytest.fixture(scope="module")
 def legs():
-    return {root: hard.legs(root) for root in ("ball", "free")}
+    # Knee and ankle angles drawn evenly within their ranges, and random rotations clamped into the
+    # limits (the knee often straight on its limit, the foot near full reach).
+    return {(root, poses): (hard.legs if poses == "even" else hard.clamped_legs)(root)
+            for root in ("ball", "free") for poses in ("even", "clamped")}
 
 
+@pytest.mark.parametrize("poses", ["even", "clamped"])
 @pytest.mark.parametrize("root", ["ball", "free"])
 @pytest.mark.parametrize("method, share", [(m, 0.97) for m in ALL_BUT_TRANSPOSE] + [("jacobian_transpose", 0.90)])
-def test_legs_and_fingers_converge(legs, root, method, share):
-    solutions = hard.run(legs[root], method)
+def test_legs_and_fingers_converge(legs, root, poses, method, share):
+    solutions = hard.run(legs[root, poses], method)
     assert rate(solutions) >= share
     if method == "fabrik":
         # Two to four iterations on limbs, from the rest pose.

@@ -23,7 +23,7 @@ from .strategies import (POLE_KINDS, START_KINDS, TARGET_KINDS, build_chain, lim
 ARM = [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 2.0, 0.0), (0.0, 2.5, 0.0), (0.0, 2.8, 0.0)]
 PHASES = {"setup", "limit", "reach", "result", "rotate", "backward", "forward", "step", "solve"}
 #: The phases each method's own steps may take (besides setup, limit, reach and result).
-OWN = {"ccd": {"rotate"}, "fabrik": {"backward", "forward", "step"}, "two_bone": {"solve"},
+OWN = {"ccd": {"rotate", "step"}, "fabrik": {"backward", "forward", "step"}, "two_bone": {"solve"},
        "jacobian_transpose": {"step"}, "pseudo_inverse": {"step"}, "dls": {"step"},
        "fabrik_dls": {"backward", "forward", "step"}}
 

@@ -59,6 +59,7 @@ from ...checks import check_int_range
 from ...kinematics import Frames, placed, pose_of
 from ...problem import Outcome
 from .. import degenerate, pole, reach
+from ..handover import HandingOver
 from ..loop import Search, iterate
 from ..restarts import restart_frames
 from . import framed
@@ -187,13 +188,12 @@ class PointSearch(Search):
         return True
 
 
-class FramedSearch(Search):
+class FramedSearch(HandingOver):
     """FABRIK's iterations with joint frames (see :mod:`.framed`), for :func:`~ikcore.solvers.loop.iterate`.
 
-    Once the passes slow down (an iteration that does not halve the error) or
-    stall, damped least squares takes over from the best pose (one step an
-    iteration, :mod:`~ikcore.solvers.jacobian`), and restarts itself from then
-    on when it stalls.
+    Once the passes slow down (an iteration that does not shrink the error
+    below :attr:`SLOW` of the last) or stall, damped least squares takes over
+    from the best pose (:mod:`~ikcore.solvers.handover`).
     """
 
     #: Passes that shrink the error by less than this a step hand over (the steps finish quadratically).
@@ -203,17 +203,12 @@ class FramedSearch(Search):
         self.problem = problem
         self.chain = problem.chain
         self.steps = steps
-        self.finisher = None
         self._take(problem.start)
 
     def _take(self, frames):
         self.state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
         self.error = self.last = self.problem.error_of(frames.points[-1])
         self.best, self.best_error = frames, self.error
-
-    @property
-    def stuck(self):
-        return self.finisher is not None and self.finisher.stuck
 
     @staticmethod
     def reposed(chain, frames, wanted):
@@ -248,13 +243,10 @@ class FramedSearch(Search):
 
     def step(self, iteration):
         if self.finisher is None and iteration > 2 and self.error > self.SLOW * self.last:
-            self.finisher = finishing_search(self.problem, self.best, self.steps)
-            if self.steps is not None:
-                self.steps.setup(self.best.points, "handover")
-        if self.finisher is not None:
-            self.finisher.step(iteration)
-            self.error = self.finisher.error
-            return
+            self.hand_over(self.best)
+        super().step(iteration)
+
+    def own_step(self, iteration):
         self.last = self.error
         state, steps = self.state, self.steps
         before = None if steps is None else list(state[2])
@@ -267,31 +259,7 @@ class FramedSearch(Search):
             steps.forward(iteration, middle, list(state[2]))
         self.error = self.problem.error_of(state[2][-1])
         if self.error < self.best_error:
-            self.best_error, self.best = self.error, self.keep()
+            self.best_error, self.best = self.error, self.own_keep()
 
-    def keep(self):
-        if self.finisher is not None:
-            return self.finisher.keep()
+    def own_keep(self):
         return Frames(*(list(part) for part in self.state))
-
-    def pose_of(self, kept):
-        return self.problem.start if kept is None else kept
-
-    def restart(self, kept, rng):
-        frames = self.pose_of(kept)
-        if self.finisher is None:
-            # The passes crawl: damped least squares finishes from the best pose.
-            self.finisher = finishing_search(self.problem, frames, self.steps)
-            if self.steps is not None:
-                self.steps.setup(frames.points, "handover")
-        else:
-            self.finisher.restart(kept, rng)
-        self.error = self.finisher.error
-        return True
-
-
-def finishing_search(problem, frames, steps):
-    """Damped least squares steps from ``frames`` (:mod:`~ikcore.solvers.jacobian.dls`'s defaults)."""
-    from ..jacobian import JacobianSearch
-    from ..jacobian.dls import default_rule
-    return JacobianSearch(problem.with_start(frames), default_rule(problem.chain.reach), steps)
