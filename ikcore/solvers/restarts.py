@@ -12,7 +12,9 @@ restarts (:func:`restart_frames`) and gives up once restarts stop paying:
   that the arc comes after a few iterations, not after many;
 - any other chain restarts from its best pose turned a little at random
   (:func:`perturb`), from a generator seeded per solve (:func:`generator`): every
-  solve is repeatable.
+  solve is repeatable. CCD's sweeps and FABRIK's passes with joint frames, on
+  a target within the reach, hand over to damped least squares at their first
+  stall instead (:mod:`~ikcore.solvers.handover`), whose steps then restart so.
 """
 
 import random
@@ -57,8 +59,8 @@ class StallWatch:
         As above.
     horizon : int
         Iterations within which the pace must bring the error to ``goal``:
-        the method's default budget (:func:`watch_settings`), or fewer where a
-        restart costs nothing (FABRIK's exact arc on a chain without limits).
+        the method's own (:func:`watch_settings`), fewer where a restart costs
+        nothing (the exact arc on a chain without limits near full reach).
     """
 
     __slots__ = ("best", "mark", "goal", "window", "rate", "patience", "since", "progressed",

@@ -32,8 +32,10 @@ turns by the shortest arc from its start direction, keeping the start's twist
 tolerance within the iterations left (a joint pinned on a limit; a target near
 full reach, where the passes crawl), the solve restarts
 (:mod:`~ikcore.solvers.restarts`): a chain without limits from a uniform arc
-turned onto the target, exact wherever such an arc reaches; otherwise from its
-best pose turned a little at random (seeded: every solve is repeatable). The best pose is
+turned onto the target, exact wherever such an arc reaches; a cone chain from
+its best pose turned a little at random (seeded: every solve is repeatable).
+The passes with joint frames hand over to damped least squares instead, once
+they slow down or stall (:mod:`~ikcore.solvers.handover`). The best pose is
 returned. Option ``max_restarts`` (default ``None``: no cap) bounds the
 restarts; with ``0`` a stalled solve returns its best pose at once, which a
 chain tracked frame to frame may prefer to a jump.
