@@ -154,7 +154,9 @@ def test_a_phone_view_fits_and_answers_touch(demo, site_server):
     for opened in (False, True):
         got = page.evaluate(overflow)
         assert got["scroll"] <= got["w"] and got["body"] <= got["w"] and not got["wide"], (opened, got)
-        page.click("#gui .lil-title")  # the panel, opened
+        page.click("#gui .lil-title")  # the panel, opened, then closed again
+    # It folds up over a transition, covering the scene until it ends.
+    page.wait_for_function("() => !document.querySelector('#gui .lil-root.lil-transition')")
     cdp = demo.context.new_cdp_session(page)
 
     def touch(kind, points):
