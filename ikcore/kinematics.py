@@ -183,10 +183,9 @@ def along(chain, reference, points):
 
     ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
     reference and in ``points`` and ``S_i`` its reference world rotation (the
-    identity all along a free chain's rest pose, :func:`rest`, where the product is
-    skipped);
-    then ``q_i = R_{i-1}^* R_i``. For a chain without limits ``points`` are these
-    rotations' forward kinematics, to rounding.
+    identity all along a free chain's rest pose, :func:`rest`, where the product
+    is skipped); then ``q_i = R_{i-1}^* R_i``. For a chain without limits
+    ``points`` are these rotations' forward kinematics, to rounding.
 
     With ``D`` the bone in ``points`` (``|D| = L``), ``(L + s.D, s x D)`` is the
     arc scaled by ``sqrt(2 L (L + s.D))``: normalised by its computed norm, every
