@@ -107,7 +107,7 @@ class Cones:
         tx, ty, tz = target
         ex, ey, ez = points[n]
         ox, oy, oz = self._capped(tx - ex, ty - ey, tz - ez)
-        x, y, z = target
+        x, y, z = tx, ty, tz
         points[n] = target
         # The child's direction, about which the child's cone bounds this bone.
         ax, ay, az = self.axis
@@ -138,7 +138,7 @@ class Cones:
         rx, ry, rz = self.root
         sx, sy, sz = points[0]
         ox, oy, oz = self._capped(rx - sx, ry - sy, rz - sz)
-        x, y, z = self.root
+        x, y, z = rx, ry, rz
         points[0] = self.root
         directions = []
         # The parent's direction: joint 0's cone is about the rest direction of bone 0.
