@@ -138,10 +138,9 @@ def perturb(chain, rotations, rng, angle, within=False):
 
 
 def watch_settings(problem):
-    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``,
-    and a pace that meets the tolerance within its ``HORIZON`` (default: its default budget,
-    ``MAX_ITERATIONS``). Near full reach (a position target at least :data:`NEAR_FULL_REACH` of
-    the reach from the root of a chain without limits) a crawl is told within three iterations (a
+    """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
+    and ``HORIZON``. Near full reach (a position target at least :data:`NEAR_FULL_REACH` of the
+    reach from the root of a chain without limits) a crawl is told within three iterations (a
     pace that would not meet the tolerance within twelve more), since the arc restart then meets
     the target at once."""
     chain = problem.chain
@@ -149,7 +148,7 @@ def watch_settings(problem):
             and NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach):
         return 3, 12
     module = problem.settings.module
-    return module.WINDOW, getattr(module, "HORIZON", module.MAX_ITERATIONS)
+    return module.WINDOW, module.HORIZON
 
 
 def restart_frames(problem, frames, rng, angle, within=False):

@@ -77,6 +77,9 @@ MAX_ITERATIONS = 100
 #: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): iterations without
 #: progress before a restart.
 WINDOW = 6
+#: A pace that would not meet the tolerance within this many more iterations is a crawl: the
+#: whole default budget.
+HORIZON = MAX_ITERATIONS
 POLE = True
 #: Largest random turn per joint on a restart (radians).
 KICK = 0.8

@@ -37,6 +37,9 @@ MAX_ITERATIONS = 200
 #: The stall watch's window (:func:`~ikcore.solvers.restarts.watch_settings`): a restart from a pose
 #: scattered over the ranges needs ten iterations to show that it beats the best pose so far.
 WINDOW = 10
+#: A pace that would not meet the tolerance within this many more iterations is a crawl: the
+#: whole default budget.
+HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
 
 
