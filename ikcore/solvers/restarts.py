@@ -7,9 +7,10 @@ restarts (:func:`restart_frames`) and gives up once restarts stop paying:
 
 - a chain without limits restarts from a uniform arc turned onto the target
   (:func:`~ikcore.solvers.reach.arc_to`), which meets it exactly wherever such
-  an arc reaches. Near full reach, where every method crawls along the almost
-  straight chain, such a chain is watched closely (:func:`watch_settings`), so
-  that the arc comes after a few iterations, not after many;
+  an arc reaches. Since that restart costs one iteration, such a chain is
+  watched more closely than the method's own budget asks (:func:`watch_settings`),
+  most closely near full reach, where every method crawls along the almost
+  straight chain: the arc comes after a few iterations, not after many;
 - any other chain restarts from its best pose turned a little at random
   (:func:`perturb`), from a generator seeded per solve (:func:`generator`): every
   solve is repeatable. CCD's sweeps and FABRIK's passes with joint frames, on
@@ -28,6 +29,12 @@ from . import reach
 NEAR_FULL_REACH = 0.9
 
 SEED = 20110901
+
+#: The horizon (see :class:`StallWatch`) for a chain without limits below :data:`NEAR_FULL_REACH`:
+#: a crawl there slows as the error falls (about as 1 / k), which a pace projected over a method's
+#: whole budget takes for progress; FABRIK crawled to its budget of 100 on one standard target at
+#: N = 100, the Jacobian transpose to 500 and more.
+FREE_HORIZON = 30
 
 
 def generator():
@@ -139,15 +146,17 @@ def perturb(chain, rotations, rng, angle, within=False):
 
 def watch_settings(problem):
     """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
-    and ``HORIZON``. Near full reach (a position target at least :data:`NEAR_FULL_REACH` of the
-    reach from the root of a chain without limits) a crawl is told within three iterations (a
-    pace that would not meet the tolerance within twelve more), since the arc restart then meets
-    the target at once."""
+    and ``HORIZON``. A chain without limits, whose arc restart meets a position target at once,
+    is watched more closely: a crawl is a pace that would not meet the tolerance within
+    :data:`FREE_HORIZON` more iterations; near full reach (a target at least
+    :data:`NEAR_FULL_REACH` of the reach from the root) it is told within three iterations (a
+    pace that would not meet the tolerance within twelve more)."""
     chain = problem.chain
-    if (chain.plan.free and problem.orientation is None
-            and NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach):
-        return 3, 12
     module = problem.settings.module
+    if chain.plan.free and problem.orientation is None:
+        if NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach:
+            return 3, 12
+        return module.WINDOW, min(module.HORIZON, FREE_HORIZON)
     return module.WINDOW, module.HORIZON
 
 

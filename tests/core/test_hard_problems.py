@@ -5,7 +5,8 @@ import statistics
 
 import pytest
 
-from tests.bench import hard
+import ikcore
+from tests.bench import hard, problems
 
 ALL_BUT_TRANSPOSE = ("ccd", "fabrik", "pseudo_inverse", "dls", "fabrik_dls")
 
@@ -52,3 +53,15 @@ def test_two_bone_weighs_both_elbow_sides_within_the_limits():
     for (chain, target), sol in zip(cases, solutions):
         # Never worse than its start, the rest pose.
         assert sol.converged or sol.error <= sol.errors[0] + 1e-12 * chain.reach
+
+
+@pytest.mark.parametrize("n", [30, 100])
+@pytest.mark.parametrize("method", ALL_BUT_TRANSPOSE + ("jacobian_transpose",))
+def test_free_chains_never_crawl(n, method):
+    # The standard targets (within 0.95 of the reach): below the near-full-reach band too a crawl
+    # restarts onto the arc, well within FABRIK's budget (it ran out of iterations on one target at
+    # N = 100; the Jacobian transpose took up to 507 iterations).
+    chain = problems.free_chain(n)
+    solutions = [ikcore.solve(chain, target, method) for target in problems.targets_3d(n)]
+    assert rate(solutions) == 1.0
+    assert max(s.iterations for s in solutions) <= 100
