@@ -154,10 +154,6 @@ def run_case(method, name, chains, converge):
     return ran
 
 
-# FABRIK's passes crawl within a hair of full reach (a straight chain turned 60 degrees off a target
-# a billionth inside it ends 100 passes at 2x the tolerance). CCD meets such targets with the stretched
-# pose in one step; FABRIK's free solve must match the vectorised batch (ikcore.batch) pass for pass,
-# so both change together. Strict: these fail the suite once fixed, to drop the mark.
 def method_cases():
     return [(method, name) for method in ikcore.METHODS for name in case_names(method)]
 
