@@ -144,6 +144,13 @@ def perturb(chain, rotations, rng, angle, within=False):
     return out
 
 
+def restarts_on_the_arc(problem):
+    """Whether a stalled solve of ``problem`` starts again from the arc onto the target
+    (:func:`restart_frames`): a chain without limits, a position target. The watch
+    (:func:`watch_settings`) tells such a chain's crawl sooner, since that restart meets the target."""
+    return problem.chain.plan.free and problem.orientation is None
+
+
 def watch_settings(problem):
     """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
     and ``HORIZON``. A chain without limits, whose arc restart meets a position target at once,
@@ -153,7 +160,7 @@ def watch_settings(problem):
     pace that would not meet the tolerance within twelve more)."""
     chain = problem.chain
     module = problem.settings.module
-    if chain.plan.free and problem.orientation is None:
+    if restarts_on_the_arc(problem):
         if NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach:
             return 3, 12
         return module.WINDOW, min(module.HORIZON, FREE_HORIZON)
@@ -165,7 +172,7 @@ def restart_frames(problem, frames, rng, angle, within=False):
     docstring): the arc onto the target for a chain without limits where one reaches, else
     ``frames`` perturbed by up to ``angle`` radians a joint (``within``: see :func:`perturb`)."""
     chain = problem.chain
-    if chain.plan.free and problem.orientation is None:
+    if restarts_on_the_arc(problem):
         points = reach.arc_to(chain, problem.target, frames.points)
         if points is not None:
             # The arc's rotations, then their own forward kinematics: the arc's points are built by
