@@ -5,6 +5,7 @@ import math
 from .checks import check_points, check_rotations
 from .constraints import Constraint
 from .errors import IKError
+from .plan import Plan
 
 #: Largest coordinate a chain's rest points may have, and largest reach: the solvers square
 #: distances and sum such squares, which must stay finite (``(1e150)^2 = 1e300``).
@@ -47,6 +48,9 @@ class Chain:
         ``N``.
     limited : bool
         Whether any joint has limits.
+    plan : Plan
+        What the solvers derive from the chain (:class:`ikcore.plan.Plan`): its joints sorted by
+        kind, made with the chain; the rest pose and each method's layout, made at their first use.
 
     Raises
     ------
@@ -60,7 +64,7 @@ class Chain:
     """
 
     __slots__ = ("points", "offsets", "directions", "lengths", "reach", "min_reach", "joints", "size", "limited",
-                 "_plan")
+                 "plan")
 
     def __init__(self, points, joints=None):
         pts = check_points(points, "Chain points")
@@ -87,7 +91,7 @@ class Chain:
         self.min_reach = max(0.0, 2.0 * max(lengths) - reach)
         self.size = n
         self.limited = any(c is not None for c in self.joints)
-        self._plan = None
+        self.plan = Plan(self)
 
     def __len__(self):
         return self.size
@@ -99,14 +103,6 @@ class Chain:
     def root(self):
         """The fixed root point."""
         return self.points[0]
-
-    @property
-    def plan(self):
-        """What the solvers derive from this chain once (:class:`ikcore.plan.Plan`), made on first use."""
-        if self._plan is None:
-            from .plan import Plan
-            self._plan = Plan(self)
-        return self._plan
 
     def free(self):
         """The same chain without its joint limits."""

@@ -12,7 +12,7 @@ import math
 from . import kinematics
 from . import rotation as rot
 from .chain import LARGEST, Chain
-from .checks import check_int_range, check_point, check_positive, check_quaternion
+from .checks import check_int_range, check_positive, check_quaternion, check_vector
 from .errors import IKError
 from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS
 from .solvers import method as method_module
@@ -39,10 +39,14 @@ class Settings:
         The method's options, defaults filled in.
     secondary : tuple
         Secondary objectives (:mod:`ikcore.objectives`), empty unless asked.
+    edge_margin : float
+        How near an edge of the reach a target meets the nearest pose (see
+        :attr:`Problem.at_edge`): the tolerance, less ``1e-9`` of the reach for
+        rounding.
     """
 
     __slots__ = ("chain", "method", "module", "tolerance", "max_iterations", "orientation_tolerance", "options",
-                 "secondary")
+                 "secondary", "edge_margin")
 
     def __init__(self, chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary):
         self.chain = chain
@@ -53,6 +57,7 @@ class Settings:
         self.orientation_tolerance = orientation_tolerance
         self.options = options
         self.secondary = secondary
+        self.edge_margin = max(0.0, tolerance - 1e-9 * chain.reach)
 
 
 class Problem:
@@ -69,7 +74,19 @@ class Problem:
         The start's distance to the target.
     distance : float
         The target's distance from the chain's root, which decides where it
-        lies against the reach (:attr:`nearest`, :func:`~ikcore.solvers.reach.at_edge`).
+        lies against the reach (:attr:`nearest`, :attr:`at_edge`).
+    nearest : (x, y, z) or None
+        For a position target outside the shell ``min_reach <= |p - root| <=
+        reach`` that the chain without limits sweeps, the shell's point
+        nearest it (on the line from the root to the target); else ``None``.
+        Limits only shrink the shell, so an effector there is the best any
+        pose can do.
+    at_edge : bool
+        Whether the chain without limits meets the target best by its nearest
+        pose (:func:`~ikcore.solvers.reach.nearest_pose`): the target lies
+        outside the shell, or so near either of its edges (within
+        :attr:`Settings.edge_margin`) that the pose meets it, where steps would
+        crawl (the chain almost straight, or almost folded).
     start_met : bool
         Whether the start already meets the target (:meth:`met`): a method
         then returns it as it is.
@@ -90,7 +107,7 @@ class Problem:
 
     __slots__ = ("chain", "target", "start", "start_error", "distance", "start_met", "orientation", "pole",
                  "settings", "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary",
-                 "polished")
+                 "polished", "nearest", "at_edge")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -108,21 +125,15 @@ class Problem:
         self.secondary = settings.secondary
         self.polished = None
         self.start_met = self.met(start)
-
-    @property
-    def nearest(self):
-        """For a position target outside the shell ``min_reach <= |p - root| <= reach`` that the
-        chain without limits sweeps, the shell's point nearest it (on the line from the root to the
-        target); else ``None``. Limits only shrink the shell, so an effector there is the best any
-        pose can do."""
+        # Outside the shell the chain without limits sweeps, the shell's point nearest the target (at
+        # the root itself, every point at min_reach is as near: no one of them to aim at).
         chain, d = self.chain, self.distance
-        if self.orientation is not None or chain.min_reach <= d <= chain.reach:
-            return None
-        root = chain.points[0]
-        r = chain.reach if d > chain.reach else chain.min_reach
-        if d == 0.0:
-            return None  # every point at min_reach is as near: no one of them to aim at
-        return tuple(a + (t - a) * (r / d) for a, t in zip(root, self.target))
+        self.nearest = None
+        if orientation is None and not chain.min_reach <= d <= chain.reach and d > 0.0:
+            r = chain.reach if d > chain.reach else chain.min_reach
+            self.nearest = tuple(a + (t - a) * (r / d) for a, t in zip(chain.points[0], target))
+        margin = settings.edge_margin
+        self.at_edge = d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin)
 
     def error(self, frames):
         """The effector's distance to the target in ``frames``."""
@@ -181,16 +192,20 @@ class Outcome:
         What the secondary steps left for the next solve from ``frames``
         (:class:`ikcore.solvers.jacobian.secondary.Polished`); ``None`` where
         none were taken.
+    met : bool
+        The iterations stopped on a pose that meets the target, or, out of
+        reach, on the nearest point the chain reaches (:func:`ikcore.solvers.loop.iterate`).
     """
 
-    __slots__ = ("frames", "iterations", "errors", "stalled", "polished")
+    __slots__ = ("frames", "iterations", "errors", "stalled", "polished", "met")
 
-    def __init__(self, frames, iterations, errors, stalled=False, polished=None):
+    def __init__(self, frames, iterations, errors, stalled=False, polished=None, met=False):
         self.frames = frames
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
         self.polished = polished
+        self.met = met
 
 
 #: Farthest a target or pole may lie from the chain's root (see :data:`ikcore.chain.LARGEST`).
@@ -215,7 +230,12 @@ def read_options(method, given, spec):
 
 def check_settings(chain, method, *, tolerance=None, max_iterations=None, orientation_tolerance=None,
                    secondary=None, **options):
-    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`.
+    """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`."""
+    return settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+
+
+def settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options):
+    """:func:`check_settings` with every argument given, the method's options as one dict.
 
     A method's defaults, the commonest request, are checked once per chain and
     kept on its plan (:meth:`ikcore.plan.Plan.default_settings`).
@@ -287,7 +307,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
 
 def check_target(chain, point, name):
     """``point`` as a tuple of floats, within :data:`FARTHEST` of the chain's root."""
-    point = check_point(point, name)
+    point = check_vector(point, name)
     if not math.dist(point, chain.points[0]) <= FARTHEST:
         raise IKError(f"{name} {point!r} lies farther than {FARTHEST:g} from the chain's root")
     return point

@@ -1,6 +1,6 @@
 """``solve``: one entry point for every method. A checked problem, the method, the Solution."""
 
-from .problem import check_request, check_settings
+from .problem import check_request, settings_of
 from .solution import solution_of
 from .solvers import METHODS, ORIENTATION_METHODS
 
@@ -53,7 +53,6 @@ def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_ite
 
     See :mod:`ikcore.rotation` for the rotation convention.
     """
-    settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations,
-                              orientation_tolerance=orientation_tolerance, secondary=secondary, **options)
+    settings = settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
     problem = check_request(settings, target, start, orientation, pole)
     return solution_of(problem, settings.module.run(problem))

@@ -89,7 +89,7 @@ def run(problem, steps=None):
     start = problem.start
     if problem.start_met:
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
-    if chain.plan.free and reach.at_edge(problem):
+    if chain.plan.free and problem.at_edge:
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
         return pole.turned(problem, outcome, steps)
     search = Sweeps(problem, steps)

@@ -52,23 +52,10 @@ class Search:
         return self.error
 
 
-class Result(Outcome):
-    """What :func:`iterate` found: the method's :class:`~ikcore.problem.Outcome` (the best pose's
-    frames, the iterations, the error history, whether progress stalled), and ``met``, whether
-    the loop ended on a pose that meets the target (or, out of reach, on the nearest point the
-    chain reaches)."""
-
-    __slots__ = ("met",)
-
-    def __init__(self, frames, iterations, errors, stalled, met):
-        super().__init__(frames, iterations, errors, stalled)
-        self.met = met
-
-
 def at_nearest(frames, nearest, tolerance):
-    """Whether the effector of ``frames`` lies within ``tolerance`` of ``nearest`` (see
-    :attr:`~ikcore.problem.Problem.nearest`; ``None``: the target is within the shell)."""
-    return nearest is not None and math.dist(frames.points[-1], nearest) <= tolerance
+    """Whether the effector of ``frames`` lies within ``tolerance`` of the point ``nearest`` (see
+    :attr:`~ikcore.problem.Problem.nearest`)."""
+    return math.dist(frames.points[-1], nearest) <= tolerance
 
 
 def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None,
@@ -90,8 +77,8 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     # stall watch, and a tracked chain already there stays still.
     nearest = problem.nearest
     floor = 0.0 if nearest is None else math.dist(nearest, problem.target)
-    if problem.start_met or at_nearest(problem.start, nearest, goal):
-        return Result(problem.start, 0, errors, False, True)
+    if problem.start_met or (nearest is not None and at_nearest(problem.start, nearest, goal)):
+        return Outcome(problem.start, 0, errors, False, None, True)
     best, kept = errors[-1] if start_score is None else start_score, None
     window, horizon = watch_settings(problem)
     watch = StallWatch(search.score, goal, window, rate, patience, horizon)
@@ -109,8 +96,8 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
             # (The effector lies at least error - floor from the nearest point.)
             if error - floor <= goal:
                 frames = search.pose_of(kept)
-                if problem.met(frames) or at_nearest(frames, nearest, goal):
-                    return Result(frames, iterations, errors, False, True)
+                if problem.met(frames) or (nearest is not None and at_nearest(frames, nearest, goal)):
+                    return Outcome(frames, iterations, errors, False, None, True)
                 if error <= goal:
                     # Rounding between the method's measure and the pose made of it left it just out: aim lower.
                     goal = watch.goal = 0.5 * error
@@ -123,4 +110,4 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
                 stalled = True
                 break
             restarts += 1
-    return Result(search.pose_of(kept), iterations, errors, stalled, False)
+    return Outcome(search.pose_of(kept), iterations, errors, stalled)

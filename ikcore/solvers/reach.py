@@ -9,7 +9,7 @@ lies within ``[min_reach, reach]``, and only those:
   back. :func:`nearest_pose` gives the nearer of the two, in one step; it
   depends on the target alone, so a target tracked out of reach does not
   jitter. It also meets a target within the tolerance of either edge
-  (:func:`at_edge`);
+  (:attr:`ikcore.problem.Problem.at_edge`);
 - **near full reach** the chain is almost straight, and the geometric methods
   crawl there: each CCD turn or FABRIK pass moves the tip by an amount that
   shrinks with the chain's bend. Yet any pose whose tip lies ``d`` from the
@@ -28,16 +28,6 @@ from ..vectors import across, add, madd, norm, scale, sub, unit
 
 #: Most steps :func:`_bend` takes (halving the bracket alone meets the angle to rounding in about 55).
 BEND_STEPS = 64
-
-
-def at_edge(problem):
-    """Whether a chain without limits meets ``problem``'s target best by :func:`nearest_pose`: it
-    lies outside the reachable shell, or so near either of its edges (within the tolerance, less
-    ``1e-9`` of the reach: room for rounding) that the pose meets it, where steps would crawl (the
-    chain almost straight, or almost folded)."""
-    chain, d = problem.chain, problem.distance
-    margin = max(0.0, problem.tolerance - 1e-9 * chain.reach)
-    return d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin)
 
 
 def nearest_pose(chain, target, points):

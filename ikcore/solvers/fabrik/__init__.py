@@ -91,8 +91,9 @@ def run(problem, steps=None):
     start = problem.start
     if problem.start_met:
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
-    search = PointSearch(problem, steps) if chain.plan.free or _cones(chain) else FramedSearch(problem, steps)
-    if problem.distance >= chain.reach or (chain.plan.free and reach.at_edge(problem)):
+    cones = chain.plan.layout(cones_of)
+    search = PointSearch(problem, cones, steps) if chain.plan.free or cones else FramedSearch(problem, steps)
+    if problem.distance >= chain.reach or (chain.plan.free and problem.at_edge):
         # Out of reach: the nearest pose in one step (the start, if the limits leave it nearer).
         frames = search.reach_out()
         if problem.error(frames) > problem.start_error:
@@ -102,23 +103,20 @@ def run(problem, steps=None):
     return pole.turned(problem, iterate(problem, search, max_restarts=problem.options["max_restarts"]), steps)
 
 
-def _cones(chain):
-    return chain.plan.layout(cones_of)
-
-
 class PointSearch(Search):
     """FABRIK's iterations on points (see :mod:`.points`), for :func:`~ikcore.solvers.loop.iterate`.
 
     The points are one list, rewritten in place by the passes; the reference
     pose (the start, or the pose of the last restart) gives the twist the
-    rotations keep.
+    rotations keep. ``cones``: the chain's :class:`~.points.Cones`, or ``None``
+    for a chain without limits.
     """
 
-    def __init__(self, problem, steps):
+    def __init__(self, problem, cones, steps):
         self.problem = problem
         self.chain = chain = problem.chain
         self.target, self.lengths, self.root = problem.target, chain.lengths, chain.points[0]
-        self.cones = _cones(chain)
+        self.cones = cones
         self.steps = steps
         self.reference = problem.start
         self._take(problem.start.points)

@@ -156,7 +156,7 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     start = problem.start
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
-    if problem.orientation is None and chain.plan.free and reach.at_edge(problem) \
+    if problem.orientation is None and chain.plan.free and problem.at_edge \
             and not problem.start_met and budget > 0:
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), errors, steps)
         return poles.turned(problem, outcome, steps) if turn else outcome
