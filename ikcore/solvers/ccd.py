@@ -123,7 +123,7 @@ class Sweeps(HandingOver):
 
     def _take(self, frames):
         self.frames = frames
-        self.error = self.problem.error(frames)
+        self.error = self.score = self.problem.error(frames)
 
     def own_step(self, iteration):
         """One sweep, tip to root (see the module docstring), then forward kinematics."""

@@ -28,9 +28,8 @@ def straight(chain, frames, target=None):
     straight but aims off its target is told at once. A cold solve's start, the
     rest pose, has its line worked out once per chain.
     """
-    if frames is chain.plan.rest:
-        line = chain.plan.layout(_rest_line)
-    else:
+    rest, line = chain.plan.layout(_rest_line)
+    if frames is not rest:
         line = _line(frames.points, chain.reach, target)
     if line is None or target is None or line[1] is None:
         return line is not None
@@ -62,7 +61,9 @@ def _off_line(p, line):
 
 
 def _rest_line(chain):
-    return _line(chain.plan.rest.points, chain.reach)
+    """The chain's rest pose and its line (:func:`_line`)."""
+    rest = chain.plan.rest
+    return rest, _line(rest.points, chain.reach)
 
 
 def arc_angle(count, ratio):

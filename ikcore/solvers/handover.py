@@ -43,7 +43,7 @@ class HandingOver(Search):
             self.own_step(iteration)
         else:
             self.finisher.step(iteration)
-            self.error = self.finisher.error
+            self.error, self.score = self.finisher.error, self.finisher.score
 
     def keep(self):
         return self.own_keep() if self.finisher is None else self.finisher.keep()
@@ -56,7 +56,7 @@ class HandingOver(Search):
         from .jacobian import JacobianSearch
         from .jacobian.dls import default_rule
         self.finisher = JacobianSearch(self.problem.with_start(frames), default_rule(self.chain.reach), self.steps)
-        self.error = self.finisher.error
+        self.error, self.score = self.finisher.error, self.finisher.score
         if self.steps is not None:
             self.steps.setup(frames.points, "handover")
 
@@ -66,5 +66,5 @@ class HandingOver(Search):
             self.hand_over(self.pose_of(kept))
         else:
             self.finisher.restart(kept, rng)
-            self.error = self.finisher.error
+            self.error, self.score = self.finisher.error, self.finisher.score
         return True

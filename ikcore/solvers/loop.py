@@ -12,11 +12,12 @@ object, and :func:`iterate` runs it::
 A search has an ``error`` (the effector's distance to the target, as the
 method measures it while iterating, kept in the error history), a ``score``
 (what "best" means: the error, or with an orientation target the error and the
-weighted angle together), ``stuck`` (True when its last step found no move at
-all: a stall at once) and four methods:
+weighted angle together; a search that weighs no angle keeps it equal to the
+error), ``stuck`` (True when its last step found no move at all: a stall at
+once) and four methods:
 
 ``step(iteration)``
-    One iteration of the algorithm; updates ``error``.
+    One iteration of the algorithm; updates ``error`` and ``score``.
 ``keep()``
     A copy of the current pose, in whatever form the method works on.
 ``pose_of(kept)``
@@ -41,15 +42,11 @@ from .restarts import StallWatch, generator, watch_settings
 
 
 class Search:
-    """The base of a method's search: the defaults of the protocol above (no stall at once, the
-    error as the score). A method's search sets ``error`` and gives ``step``, ``keep``, ``pose_of``
-    and ``restart``."""
+    """The base of a method's search: the default of the protocol above (no stall at once). A
+    method's search sets ``error`` and ``score`` and gives ``step``, ``keep``, ``pose_of`` and
+    ``restart``."""
 
     stuck = False
-
-    @property
-    def score(self):
-        return self.error
 
 
 def at_nearest(frames, nearest, tolerance):

@@ -127,7 +127,7 @@ class PointSearch(Search):
         # The bones' unit directions as the last forward pass placed them, when every one keeps inside
         # its cone (see Cones.forward); not known for points taken from elsewhere.
         self.directions = None
-        self.error = dist(self.points[-1], self.target)
+        self.error = self.score = dist(self.points[-1], self.target)
 
     def reach_out(self):
         chain, target = self.chain, self.problem.target
@@ -152,7 +152,7 @@ class PointSearch(Search):
         elif toward is not None and self.cones is not None:
             self._take(pole.swivel(self.reference.points, toward, chain.reach))
             effector, self.directions = self.cones.forward(self.points)
-            self.error = dist(effector, target)
+            self.error = self.score = dist(effector, target)
             if self.steps is not None:
                 self.steps.setup(list(self.points), "turn")
 
@@ -172,7 +172,7 @@ class PointSearch(Search):
             effector, self.directions = self.cones.forward(points)
         if steps is not None:
             steps.forward(iteration, middle, list(points))
-        self.error = dist(effector, target)
+        self.error = self.score = dist(effector, target)
 
     def keep(self):
         return self.reference, self.points[:], self.directions
@@ -210,7 +210,7 @@ class FramedSearch(HandingOver):
 
     def _take(self, frames):
         self.state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
-        self.error = self.last = self.problem.error_of(frames.points[-1])
+        self.error = self.score = self.last = self.problem.error_of(frames.points[-1])
         self.best, self.best_error = frames, self.error
 
     @staticmethod
@@ -260,7 +260,7 @@ class FramedSearch(HandingOver):
         framed.forward(self.chain, state, middle)
         if steps is not None:
             steps.forward(iteration, middle, list(state[2]))
-        self.error = self.problem.error_of(state[2][-1])
+        self.error = self.score = self.problem.error_of(state[2][-1])
         if self.error < self.best_error:
             self.best_error, self.best = self.error, self.own_keep()
 
