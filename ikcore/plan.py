@@ -193,9 +193,16 @@ class Plan:
         the root normal to it.
     rest : Frames
         The rest pose (:func:`~ikcore.kinematics.rest`).
+    layouts : Kept
+        A method's own layout of the chain, ``layouts[build]`` for ``build(chain)``
+        (``build`` a module-level function), worked out at the first lookup.
+    defaults : Kept
+        ``defaults[method]``: the checked :class:`~ikcore.problem.Settings` of
+        ``method`` with its defaults for this chain, made at the first lookup (an
+        unknown method is refused every time).
     """
 
-    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "_defaults", "_layouts",
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "defaults", "layouts",
                  "_start")
 
     def __init__(self, chain):
@@ -206,8 +213,8 @@ class Plan:
         self.hinges = all(j.kind == HINGE for j in self.joints)
         self.plane = _plane(self.joints, chain.directions) if self.hinges else None
         self._rest = None
-        self._defaults = {}
-        self._layouts = {}
+        self.defaults = Kept(chain, _default_settings)
+        self.layouts = Kept(chain, _layout)
         self._start = (None, None)
 
     @property
@@ -235,28 +242,36 @@ class Plan:
             self._start = key, frames
         return frames
 
-    def default_settings(self, method):
-        """The checked :class:`~ikcore.problem.Settings` of ``method`` with its defaults for this
-        chain, made at the first request and kept (an unknown method is refused every time)."""
-        found = self._defaults.get(method)
-        if found is None:
-            from .problem import make_settings
-            found = self._defaults[method] = make_settings(self.chain, method)
-        return found
-
     def clamp(self, rotations):
         """``rotations`` with each joint's limits applied."""
         return [q if clamp is None else clamp(q, d)
                 for q, clamp, d in zip(rotations, self.clamps, self.chain.directions)]
 
-    def layout(self, build):
-        """``build(chain)``, worked out at the first call and kept: a method's own layout of the
-        chain (``build`` is a module-level function, the key)."""
-        try:
-            return self._layouts[build]
-        except KeyError:
-            found = self._layouts[build] = build(self.chain)
-            return found
+
+
+class Kept(dict):
+    """What a chain's plan works out by key at the first lookup and keeps: ``kept[key]`` is
+    ``make(chain, key)``, made once (a ``make`` that raises keeps nothing)."""
+
+    __slots__ = ("chain", "make")
+
+    def __init__(self, chain, make):
+        super().__init__()
+        self.chain = chain
+        self.make = make
+
+    def __missing__(self, key):
+        found = self[key] = self.make(self.chain, key)
+        return found
+
+
+def _layout(chain, build):
+    return build(chain)
+
+
+def _default_settings(chain, method):
+    from .problem import make_settings
+    return make_settings(chain, method)
 
 
 def _plane(joints, directions):

@@ -124,7 +124,7 @@ class Problem:
         self.options = settings.options
         self.secondary = settings.secondary
         self.polished = None
-        self.start_met = self.met(start)
+        self.start_met = self.start_error <= self.tolerance and (orientation is None or self.met(start))
         # Outside the shell the chain without limits sweeps, the shell's point nearest the target (at
         # the root itself, every point at min_reach is as near: no one of them to aim at).
         chain, d = self.chain, self.distance
@@ -238,13 +238,13 @@ def settings_of(chain, method, tolerance, max_iterations, orientation_tolerance,
     """:func:`check_settings` with every argument given, the method's options as one dict.
 
     A method's defaults, the commonest request, are checked once per chain and
-    kept on its plan (:meth:`ikcore.plan.Plan.default_settings`).
+    kept on its plan (:attr:`ikcore.plan.Plan.defaults`).
     """
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
     if (type(method) is str and tolerance is None and max_iterations is None and orientation_tolerance is None
             and secondary is None and not options):
-        return chain.plan.default_settings(method)
+        return chain.plan.defaults[method]
     return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
 
 
@@ -287,7 +287,7 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
     Solution's, which are unit and limited already); ``None`` for the rest pose.
     """
     chain = settings.chain
-    target = check_target(chain, target, "target")
+    target = check_vector(target, "target")
     if orientation is not None:
         if not getattr(settings.module, "ORIENTATION", False):
             raise IKError(f"method {settings.method!r} takes no orientation target; use one of "
@@ -302,12 +302,19 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
         start = chain.plan.rest
     elif not isinstance(start, kinematics.Frames):
         start = chain.plan.start(start)
-    return Problem(settings, target, start, orientation, pole)
+    problem = Problem(settings, target, start, orientation, pole)
+    if not problem.distance <= FARTHEST:
+        raise _too_far(target, "target")
+    return problem
 
 
 def check_target(chain, point, name):
     """``point`` as a tuple of floats, within :data:`FARTHEST` of the chain's root."""
     point = check_vector(point, name)
     if not math.dist(point, chain.points[0]) <= FARTHEST:
-        raise IKError(f"{name} {point!r} lies farther than {FARTHEST:g} from the chain's root")
+        raise _too_far(point, name)
     return point
+
+
+def _too_far(point, name):
+    return IKError(f"{name} {point!r} lies farther than {FARTHEST:g} from the chain's root")

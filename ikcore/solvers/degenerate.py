@@ -28,7 +28,7 @@ def straight(chain, frames, target=None):
     straight but aims off its target is told at once. A cold solve's start, the
     rest pose, has its line worked out once per chain.
     """
-    rest, line = chain.plan.layout(_rest_line)
+    rest, line = chain.plan.layouts[_rest_line]
     if frames is not rest:
         line = _line(frames.points, chain.reach, target)
     if line is None or target is None or line[1] is None:

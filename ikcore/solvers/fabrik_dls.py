@@ -70,7 +70,7 @@ def run(problem, steps=None):
         start = pose_of(chain, [Q])
         used, errors = 1, [problem.start_error, problem.error(start)]
     else:
-        wrist_chain = chain.plan.layout(_wrist_chain)
+        wrist_chain = chain.plan.layouts[_wrist_chain]
         hand = rot.rotate(Q, chain.offsets[-1])
         wrist = tuple(t - o for t, o in zip(problem.target, hand))
         sub_start = pose_of(wrist_chain, problem.start.rotations[:-1])

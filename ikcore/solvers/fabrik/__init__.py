@@ -91,7 +91,7 @@ def run(problem, steps=None):
     start = problem.start
     if problem.start_met:
         return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
-    cones = chain.plan.layout(cones_of)
+    cones = chain.plan.layouts[cones_of]
     search = PointSearch(problem, cones, steps) if chain.plan.free or cones else FramedSearch(problem, steps)
     if problem.distance >= chain.reach or (chain.plan.free and problem.at_edge):
         # Out of reach: the nearest pose in one step (the start, if the limits leave it nearer).

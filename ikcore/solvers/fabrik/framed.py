@@ -116,7 +116,7 @@ def forward(chain, state, wanted):
     joints = chain.plan.joints
     directions, lengths = chain.directions, chain.lengths
     rotations, worlds, points = state
-    runs = chain.plan.layout(hinge_runs)
+    runs = chain.plan.layouts[hinge_runs]
     parent = _IDENTITY
     p = points[0] = chain.points[0]
     for i, joint in enumerate(joints):
