@@ -119,7 +119,7 @@ def solution_of(problem, outcome, placement=None):
     chain = problem.chain
     # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
     error = math.dist(frames.points[-1], problem.target)
-    orientation_error = problem.orientation_error(frames)
+    orientation_error = None if problem.orientation is None else problem.orientation_error(frames)
     errors = list(outcome.errors) or [error]
     errors[-1] = error
     if problem.met(frames):

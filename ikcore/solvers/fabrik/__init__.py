@@ -119,7 +119,9 @@ class PointSearch(Search):
         self.cones = cones
         self.steps = steps
         self.reference = problem.start
-        self._take(problem.start.points)
+        self.points = list(problem.start.points)
+        self.directions = None
+        self.error = self.score = problem.start_error
 
     def _take(self, points):
         """Start the passes from ``points``."""
