@@ -194,9 +194,12 @@ def along(chain, reference, points):
     """
     rotations, worlds = [], []
     pw, px, py, pz = IDENTITY
-    for (x0, y0, z0), (x1, y1, z1), length, (sx, sy, sz), S in zip(points, points[1:], chain.lengths,
-                                                                    reference.directions, reference.worlds):
+    x0, y0, z0 = points[0]
+    for (x1, y1, z1), length, (sx, sy, sz), S in zip(points[1:], chain.lengths, reference.directions,
+                                                      reference.worlds):
+        # D: bone i in points, from the point the last bone ended on.
         Dx, Dy, Dz = x1 - x0, y1 - y0, z1 - z0
+        x0, y0, z0 = x1, y1, z1
         e = length + sx * Dx + sy * Dy + sz * Dz
         if e > 0.01 * length:
             x, y, z = sy * Dz - sz * Dy, sz * Dx - sx * Dz, sx * Dy - sy * Dx

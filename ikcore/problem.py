@@ -81,6 +81,9 @@ class Problem:
         nearest it (on the line from the root to the target); else ``None``.
         Limits only shrink the shell, so an effector there is the best any
         pose can do.
+    free : bool
+        A position target for a chain without limits: any pose whose tip lies
+        the target's distance from the root, turned about the root, meets it.
     at_edge : bool
         Whether the chain without limits meets the target best by its nearest
         pose (:func:`~ikcore.solvers.reach.nearest_pose`): the target lies
@@ -107,7 +110,7 @@ class Problem:
 
     __slots__ = ("chain", "target", "start", "start_error", "distance", "start_met", "orientation", "pole",
                  "settings", "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary",
-                 "polished", "nearest", "at_edge")
+                 "polished", "nearest", "free", "at_edge")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -128,6 +131,7 @@ class Problem:
         # Outside the shell the chain without limits sweeps, the shell's point nearest the target (at
         # the root itself, every point at min_reach is as near: no one of them to aim at).
         chain, d = self.chain, self.distance
+        self.free = chain.plan.free and orientation is None
         self.nearest = None
         if orientation is None and not chain.min_reach <= d <= chain.reach and d > 0.0:
             r = chain.reach if d > chain.reach else chain.min_reach

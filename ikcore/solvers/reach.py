@@ -143,7 +143,8 @@ def _bend(lengths, d, top):
     # The chord's own rounding, about an ulp of the reach a bone: r cannot be told from d closer.
     close = max(1e-15 * d, 2.2e-16 * len(lengths) * reach)
     low, high = 0.0, top
-    a = min(math.sqrt(2.0 * (1.0 - d / reach) / spread), 0.5 * top) if spread > 0.0 else 0.5 * top
+    # (d may pass this sum of the lengths by its rounding: the chain's reach is their exact sum.)
+    a = min(math.sqrt(2.0 * max(0.0, 1.0 - d / reach) / spread), 0.5 * top) if spread > 0.0 else 0.5 * top
     for _ in range(BEND_STEPS):
         x, y, dx, dy = _chord(lengths, a)
         r = math.hypot(x, y)

@@ -144,23 +144,17 @@ def perturb(chain, rotations, rng, angle, within=False):
     return out
 
 
-def restarts_on_the_arc(problem):
-    """Whether a stalled solve of ``problem`` starts again from the arc onto the target
-    (:func:`restart_frames`): a chain without limits, a position target. The watch
-    (:func:`watch_settings`) tells such a chain's crawl sooner, since that restart meets the target."""
-    return problem.chain.plan.free and problem.orientation is None
-
-
 def watch_settings(problem):
     """The :class:`StallWatch`'s ``(window, horizon)`` for ``problem``: the method's ``WINDOW``
-    and ``HORIZON``. A chain without limits, whose arc restart meets a position target at once,
-    is watched more closely: a crawl is a pace that would not meet the tolerance within
+    and ``HORIZON``. A free problem (:attr:`~ikcore.problem.Problem.free`), which a stalled solve
+    restarts from the arc onto the target (:func:`restart_frames`), meeting it at once, is watched
+    more closely: a crawl is a pace that would not meet the tolerance within
     :data:`FREE_HORIZON` more iterations; near full reach (a target at least
     :data:`NEAR_FULL_REACH` of the reach from the root) it is told within three iterations (a
     pace that would not meet the tolerance within twelve more)."""
     chain = problem.chain
     module = problem.settings.module
-    if restarts_on_the_arc(problem):
+    if problem.free:
         if NEAR_FULL_REACH * chain.reach <= problem.distance <= chain.reach:
             return 3, 12
         return module.WINDOW, min(module.HORIZON, FREE_HORIZON)
@@ -169,10 +163,12 @@ def watch_settings(problem):
 
 def restart_frames(problem, frames, rng, angle, within=False):
     """The pose a stalled solve of ``problem`` starts again from, near ``frames`` (see the module
-    docstring): the arc onto the target for a chain without limits where one reaches, else
-    ``frames`` perturbed by up to ``angle`` radians a joint (``within``: see :func:`perturb`)."""
+    docstring): for a free problem (a chain without limits, a position target) the arc onto the
+    target where one reaches, else ``frames`` perturbed by up to ``angle`` radians a joint
+    (``within``: see :func:`perturb`). The watch (:func:`watch_settings`) tells a free problem's
+    crawl sooner, since its restart meets the target."""
     chain = problem.chain
-    if restarts_on_the_arc(problem):
+    if problem.free:
         points = reach.arc_to(chain, problem.target, frames.points)
         if points is not None:
             # The arc's rotations, then their own forward kinematics: the arc's points are built by

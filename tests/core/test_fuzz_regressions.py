@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import ikcore
 from ikcore import BallSocket, Chain
 from ikcore import rotation as rot
+from ikcore.solvers import reach
 
 from .invariants import check_invariants
 
@@ -308,3 +309,14 @@ def test_the_pole_never_takes_an_unmet_orientation_solve_farther_than_it_was():
         assert not sol.converged
         assert score(sol.error, sol.orientation_error) <= score(sol.errors[0], first) * (1.0 + 1e-9)
         check_invariants(chain, target, sol, start=start, orientation=orientation, tolerance=tolerance)
+
+
+def test_an_arc_to_a_target_at_full_reach_keeps_its_bend_real():
+    # The reach is the bones' exact sum (fsum); the arc's bend took the plain sum, which rounding can
+    # leave an ulp short of a target at full reach: its first guess was the root of a negative number.
+    chain = Chain([(0.0, 0.0, 0.0), (1.0033660960705124, 0.0, 0.0), (3.1194802204455936, 0.0, 0.0),
+                   (3.3735066956104975, 0.0, 0.0)])
+    assert sum(chain.lengths) < chain.reach
+    target = (chain.reach, 0.0, 0.0)
+    points = reach.arc_to(chain, target, chain.plan.rest.points)
+    assert math.dist(points[-1], target) <= 1e-12 * chain.reach

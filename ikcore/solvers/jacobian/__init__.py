@@ -152,12 +152,10 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     """Solve ``problem`` with Jacobian steps made by ``rule`` (see the module docstring), within
     ``budget`` iterations (default ``problem.max_iterations``), going on from an ``errors``
     history (default: the start's error); ``turn``: swivel toward the problem's pole after."""
-    chain = problem.chain
     start = problem.start
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
-    if problem.orientation is None and chain.plan.free and problem.at_edge \
-            and not problem.start_met and budget > 0:
+    if problem.free and problem.at_edge and not problem.start_met and budget > 0:
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), errors, steps)
         return poles.turned(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
