@@ -141,4 +141,7 @@ def test_a_twist_free_cone_swivels_in_closed_form_as_near_as_the_search(base, ax
         assert violation(closed) <= 1e-12
         assert abs(rot.wrap_angle(closed - preferred)) <= abs(rot.wrap_angle(searched - preferred)) + 1e-9
     else:
-        assert violation(closed) <= violation(searched) + 1e-12
+        # The closed form weighs turns by the cosine of the swing, which near a half turn tells
+        # angles apart to about the root of an ulp (1.5e-8 rad) only; the search measures the swing
+        # itself (falsified at 1e-12 with the bone a hair off the axis and turned half a turn away).
+        assert violation(closed) <= violation(searched) + 1e-7

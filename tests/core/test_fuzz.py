@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ikcore
-from ikcore import IKError
+from ikcore import IKError, kinematics
 from ikcore.checks import check_rotations
 from ikcore.solve import ORIENTATION_METHODS
 
@@ -142,10 +142,13 @@ def orientation_weight(chain, tolerance, orientation_tolerance):
 
 
 def start_angle(case):
-    """Radians between the start's last bone and the asked orientation."""
+    """Radians between the start's last bone and the asked orientation, in the start pose a solve
+    takes (:func:`ikcore.kinematics.pose_of`, as ``invariants`` takes it): a half-turn swing across a
+    hinge's axis lies as near two of its angles, and the ulp the pose's own normalising moves it by
+    picks one (fuzz, fabrik_dls: the start measured by another path ended half a turn away)."""
     chain = case["chain"]
     unit = check_rotations(case["start"] or [(1.0, 0.0, 0.0, 0.0)] * chain.size, chain.size)
-    last = chain.world_rotations(chain.clamp(unit))[-1]
+    last = kinematics.pose_of(chain, unit).worlds[-1]
     return ikcore.rotation.angle_between(last, ikcore.rotation.normalize(case["orientation"]))
 
 
