@@ -52,12 +52,12 @@ def backward(points, lengths, target):
     for i in range(n - 1, -1, -1):
         px, py, pz = points[i]
         dx, dy, dz = px - x, py - y, pz - z
-        d = hypot(dx, dy, dz)
-        if d > 0.0:
-            k = lengths[i] / d
-            x, y, z = x + dx * k, y + dy * k, z + dz * k
-        else:
+        try:
+            k = lengths[i] / hypot(dx, dy, dz)
+        except ZeroDivisionError:
             x -= lengths[i]
+        else:
+            x, y, z = x + dx * k, y + dy * k, z + dz * k
         points[i] = (x, y, z)
 
 
@@ -73,12 +73,12 @@ def forward(points, lengths, root):
     for j, length in enumerate(lengths, 1):
         px, py, pz = points[j]
         dx, dy, dz = px - x, py - y, pz - z
-        d = hypot(dx, dy, dz)
-        if d > 0.0:
-            k = length / d
-            x, y, z = x + dx * k, y + dy * k, z + dz * k
-        else:
+        try:
+            k = length / hypot(dx, dy, dz)
+        except ZeroDivisionError:
             x += length
+        else:
+            x, y, z = x + dx * k, y + dy * k, z + dz * k
         points[j] = (x, y, z)
     return points[-1]
 
