@@ -1,9 +1,10 @@
 """What the solvers derive from a chain once: its joints sorted by kind, and layouts per method.
 
 A :class:`~ikcore.chain.Chain` never changes, so everything a solver would
-otherwise work out on each call (which joints are hinges and about which axis,
-whether the chain moves in one plane, a method's own layout of the chain) is
-worked out at the chain's first solve and kept on it, as ``chain.plan``.
+otherwise work out on each call is worked out once and kept on it, as
+``chain.plan``: which joints are hinges and about which axis, and whether the
+chain moves in one plane, when the chain is made; its rest pose, a method's
+default settings and its own layout of the chain, at their first use.
 
 Joint limits reach the solvers through :attr:`Plan.clamps`: the built-in
 constraints' own ``clamp``, or, for a user's :class:`~ikcore.Constraint`
@@ -246,7 +247,6 @@ class Plan:
         """``rotations`` with each joint's limits applied."""
         return [q if clamp is None else clamp(q, d)
                 for q, clamp, d in zip(rotations, self.clamps, self.chain.directions)]
-
 
 
 class Kept(dict):
