@@ -75,7 +75,7 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     nearest = problem.nearest
     floor = 0.0 if nearest is None else math.dist(nearest, problem.target)
     if problem.start_met or (nearest is not None and at_nearest(problem.start, nearest, goal)):
-        return Outcome(problem.start, 0, errors, False, None, True)
+        return Outcome(problem.start, 0, errors, False, None, True)  # not stalled, met
     best, kept = errors[-1] if start_score is None else start_score, None
     window, horizon = watch_settings(problem)
     watch = StallWatch(search.score, goal, window, rate, patience, horizon)
@@ -94,7 +94,7 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
             if error - floor <= goal:
                 frames = search.pose_of(kept)
                 if problem.met(frames) or (nearest is not None and at_nearest(frames, nearest, goal)):
-                    return Outcome(frames, iterations, errors, False, None, True)
+                    return Outcome(frames, iterations, errors, False, None, True)  # not stalled, met
                 if error <= goal:
                     # Rounding between the method's measure and the pose made of it left it just out: aim lower.
                     goal = watch.goal = 0.5 * error
