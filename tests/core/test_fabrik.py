@@ -219,14 +219,15 @@ def test_a_point_on_its_new_neighbour_goes_on_along_x(which):
     # along -x (backward) or +x (forward), its length kept, nothing divided by zero.
     lengths = [1.0, 1.0, 2.0]
     points = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0), (3.0, 1.0, 0.0)]
+    back, fore = passes_module.rows_of(ikcore.Chain(points))
     if which == "backward":
         # The target on point 2's old place: point 2 sits on its new child.
-        passes_module.backward(points, lengths, (1.0, 1.0, 0.0))
+        passes_module.backward(points, back, (1.0, 1.0, 0.0))
         assert points[2] == (1.0 - 2.0, 1.0, 0.0)
     else:
         # The backward points put point 1 on the root.
         points[1] = (0.0, 0.0, 0.0)
-        passes_module.forward(points, lengths, (0.0, 0.0, 0.0))
+        passes_module.forward(points, fore, (0.0, 0.0, 0.0))
         assert points[1] == (1.0, 0.0, 0.0)
     for i, length in enumerate(lengths):
         d = math.dist(points[i], points[i + 1])

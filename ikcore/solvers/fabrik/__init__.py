@@ -65,7 +65,7 @@ from ..handover import HandingOver
 from ..loop import Search, iterate
 from ..restarts import restart_frames
 from . import framed
-from .points import backward, cones_of, forward
+from .points import backward, cones_of, forward, rows_of
 
 
 def _check_restarts(value, name):
@@ -115,7 +115,8 @@ class PointSearch(Search):
     def __init__(self, problem, cones, steps):
         self.problem = problem
         self.chain = chain = problem.chain
-        self.target, self.lengths, self.root = problem.target, chain.lengths, chain.points[0]
+        self.target, self.root = problem.target, chain.points[0]
+        self.back_rows, self.fore_rows = chain.plan.layouts[rows_of]
         self.cones = cones
         self.steps = steps
         self.reference = problem.start
@@ -162,14 +163,14 @@ class PointSearch(Search):
         points, target, steps = self.points, self.target, self.steps
         before = None if steps is None else list(points)
         if self.cones is None:
-            backward(points, self.lengths, target)
+            backward(points, self.back_rows, target)
         else:
             self.cones.backward(points, target)
         if steps is not None:
             middle = list(points)
             steps.backward(iteration, before, middle)
         if self.cones is None:
-            effector = forward(points, self.lengths, self.root)
+            effector = forward(points, self.fore_rows, self.root)
         else:
             effector, self.directions = self.cones.forward(points)
         if steps is not None:

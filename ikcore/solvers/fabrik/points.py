@@ -4,6 +4,8 @@ The points are one list of ``N + 1`` tuples ``(x, y, z)``, root first (the
 form a pose and a Solution hold them in), which the passes rewrite in place: a
 pass reads each old point just before it writes the new one. One bone costs a
 square root and a dozen products; this is the hot loop of every FABRIK solve.
+Each pass reads its bones from rows laid out once per chain, in the order it
+visits them (:func:`rows_of`; a cone chain's :class:`Cones`).
 
 **Cones.** When every limited joint is a ball joint without a twist limit and
 every limited bone rests along its parent (a tentacle, a rope, a tail), joint
@@ -39,38 +41,39 @@ PARALLEL = 1e-12
 ROOM = 1e-12
 
 
-def backward(points, lengths, target):
+def backward(points, rows, target):
     """Tip to root: the effector onto the target, then each point ``p_i`` onto the line from
     its new child toward its old place, one bone length away:
     ``p_i <- p_{i+1} + L_i (p_i - p_{i+1}) / |p_i - p_{i+1}|``.
 
+    ``rows``: ``(i, L_i)`` from the last bone to the first (:func:`rows_of`).
     Where a point sits on its new child, the bone goes on along ``-x``.
     """
     x, y, z = target
-    n = len(lengths)
-    points[n] = target
-    for i in range(n - 1, -1, -1):
+    points[-1] = target
+    for i, length in rows:
         px, py, pz = points[i]
         dx, dy, dz = px - x, py - y, pz - z
         try:
-            k = lengths[i] / hypot(dx, dy, dz)
+            k = length / hypot(dx, dy, dz)
         except ZeroDivisionError:
-            x -= lengths[i]
+            x -= length
         else:
             x, y, z = x + dx * k, y + dy * k, z + dz * k
         points[i] = (x, y, z)
 
 
-def forward(points, lengths, root):
+def forward(points, rows, root):
     """Root to tip: the root back in its place, then each point ``p_{i+1}`` onto the line from
     its new parent toward its backward-pass place, one bone length away:
     ``p_{i+1} <- p_i + L_i (p_{i+1} - p_i) / |p_{i+1} - p_i|``. Returns the effector.
 
+    ``rows``: ``(i + 1, L_i)`` from the first bone to the last (:func:`rows_of`).
     Where a point sits on its new parent, the bone goes on along ``+x``.
     """
     x, y, z = root
     points[0] = root
-    for j, length in enumerate(lengths, 1):
+    for j, length in rows:
         px, py, pz = points[j]
         dx, dy, dz = px - x, py - y, pz - z
         try:
@@ -81,6 +84,17 @@ def forward(points, lengths, root):
             x, y, z = x + dx * k, y + dy * k, z + dz * k
         points[j] = (x, y, z)
     return points[-1]
+
+
+def rows_of(chain):
+    """A chain's bones in the order the passes on points visit them, laid out once per chain (its
+    plan keeps them, as it keeps :class:`Cones`): ``(i, L_i)`` from the last bone to the first for
+    :func:`backward`, and ``(i + 1, L_i)`` (the point bone ``i`` moves) from the first to the last
+    for :func:`forward`."""
+    lengths = chain.lengths
+    back = [(i, lengths[i]) for i in reversed(range(len(lengths)))]
+    fore = [(i + 1, length) for i, length in enumerate(lengths)]
+    return back, fore
 
 
 class Cones:
