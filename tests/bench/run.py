@@ -8,7 +8,9 @@ Usage (from the repository root, after ``pip install -r tests/bench/requirements
     python -m tests.bench.run --out docs/benchmarks.md
 
 Sections: ``cpython`` (cold solves per method and N, against the plain-lists
-floor and ikpy), ``hard`` (limbs, near full reach, differing axes, a limited
+floor and ikpy), ``instructions`` (FABRIK's cold solve against the floor in
+machine instructions under valgrind: the same count in every run; needs
+``valgrind``), ``hard`` (limbs, near full reach, differing axes, a limited
 hip and knee: success and iterations per method), ``robot`` (the Panda-like
 7-joint arm on 6-D targets: solve rate, median and p95 CPU time, iterations,
 against ikpy), ``tracking`` (warm-started
@@ -32,7 +34,7 @@ import numpy as np
 
 import ikcore
 
-from . import batched, hard_report, in_browser, in_node, peers, report, robot, solves, tracking
+from . import batched, hard_report, in_browser, in_node, instructions, peers, report, robot, solves, tracking
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -63,6 +65,7 @@ class Config:
 
 SECTIONS = {
     "cpython": solves.section,
+    "instructions": instructions.section,
     "tracking": tracking.section,
     "hard": hard_report.section,
     "robot": robot.section,
@@ -83,6 +86,9 @@ def headline(results):
             d = cp[n]
             lines.append(f"- FABRIK vs the plain-lists floor, N = {n}: {d['solve']:.2f}x with rotations "
                          f"(ikcore.solve), {d['passes']:.2f}x passes only")
+    for n, d in results.get("instructions", {}).items():
+        lines.append(f"- FABRIK vs the plain-lists floor in machine instructions (callgrind), N = {n}: "
+                     f"{d['ratio']:.2f}x")
     for n in (3, 10, 30, 100):
         if n in cp and "vs_ikpy" in cp[n]:
             lines.append(f"- FABRIK vs ikpy {peers.ikpy_version()}, N = {n}: {cp[n]['vs_ikpy']:,.0f}x faster")
@@ -98,7 +104,7 @@ def headline(results):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--section", default="cpython,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
+    parser.add_argument("--section", default="cpython,instructions,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")

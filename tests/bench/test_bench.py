@@ -5,6 +5,7 @@ their verdict depends on the machine's load. Each compares implementations timed
 side by side in one run (interleaved, medians), as the benchmark does.
 """
 
+import shutil
 import statistics
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 import ikcore
 from ikcore.solvers import fabrik
 
-from . import batched, legs_block, problems, reference, run, solves
+from . import batched, instructions, legs_block, problems, reference, run, solves
 from .timing import Impl, run_interleaved
 
 pytestmark = pytest.mark.benchmark
@@ -93,3 +94,13 @@ def test_quick_run_writes_the_report(tmp_path):
     assert "| fabrik | 3 |" in text and "| two_bone | 2 |" in text and "solve_batch" in text
     assert 3 in results["cpython"] and (10, 1000) in results["batch"]
     assert statistics.median([results["batch"][(10, k)]["vs_loop"] for k in problems.BATCH_SIZES]) > 0
+
+
+def test_instruction_counts_are_the_same_in_every_run():
+    """What the instructions section stands on: callgrind counts a solve alike from run to run
+    (within 0.1%), where its time moves by 10% or more."""
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    first, second = (instructions.per_solve("floor", 10) for _ in range(2))
+    assert first["Ir"] > 0
+    assert abs(first["Ir"] - second["Ir"]) <= 1e-3 * first["Ir"], (first["Ir"], second["Ir"])
