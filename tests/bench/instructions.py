@@ -64,12 +64,13 @@ def drive(kind, n, rounds):
 
 def count(kind, n, rounds):
     """callgrind's event totals for one :func:`drive` run."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes",
                         f"--callgrind-out-file={out}", sys.executable, "-m", "tests.bench.instructions",
                         kind, str(n), str(rounds)],
-                       cwd=ROOT, check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+                       cwd=ROOT, check=True, capture_output=True, env=env)
         with open(out, encoding="utf-8") as f:
             return summary(f.read())
 
