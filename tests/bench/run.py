@@ -104,7 +104,8 @@ def headline(results):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--section", default="cpython,instructions,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
+    parser.add_argument("--section",
+                        default="cpython,instructions,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")
