@@ -8,7 +8,9 @@ Usage (from the repository root, after ``pip install -r tests/bench/requirements
     python -m tests.bench.run --out docs/benchmarks.md
 
 Sections: ``cpython`` (cold solves per method and N, against the plain-lists
-floor and ikpy), ``instructions`` (FABRIK's cold solve against the floor in
+floor and ikpy), ``processes`` (FABRIK against the floor in several fresh
+processes, one after another: the median and the spread of one process's
+ratio), ``instructions`` (FABRIK's cold solve against the floor in
 machine instructions under valgrind: the same count in every run; needs
 ``valgrind``), ``hard`` (limbs, near full reach, differing axes, a limited
 hip and knee: success and iterations per method), ``robot`` (the Panda-like
@@ -34,7 +36,8 @@ import numpy as np
 
 import ikcore
 
-from . import batched, hard_report, in_browser, in_node, instructions, peers, report, robot, solves, tracking
+from . import (batched, hard_report, in_browser, in_node, instructions, peers, processes, report, robot, solves,
+               tracking)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -65,6 +68,7 @@ class Config:
 
 SECTIONS = {
     "cpython": solves.section,
+    "processes": processes.section,
     "instructions": instructions.section,
     "tracking": tracking.section,
     "hard": hard_report.section,
@@ -86,6 +90,9 @@ def headline(results):
             d = cp[n]
             lines.append(f"- FABRIK vs the plain-lists floor, N = {n}: {d['solve']:.2f}x with rotations "
                          f"(ikcore.solve), {d['passes']:.2f}x passes only")
+    for n, d in results.get("processes", {}).items():
+        lines.append(f"- FABRIK vs the plain-lists floor over {len(d['draws'])} fresh processes, N = {n}: "
+                     f"{d['median']:.2f}x median ({d['low']:.2f}x to {d['high']:.2f}x)")
     for n, d in results.get("instructions", {}).items():
         lines.append(f"- FABRIK vs the plain-lists floor in machine instructions (callgrind), N = {n}: "
                      f"{d['ratio']:.2f}x")
@@ -105,7 +112,7 @@ def headline(results):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
     parser.add_argument("--section",
-                        default="cpython,instructions,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
+                        default="cpython,processes,instructions,hard,robot,tracking,batch,legs,pyodide,browser,spiders",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")
