@@ -48,9 +48,11 @@ def fabrik_vs_floor(n):
 
 def draw(sizes):
     """One fresh process's :func:`fabrik_vs_floor` per N: ``{n: ratio}``."""
-    out = subprocess.run([sys.executable, "-m", "tests.bench.processes", ",".join(map(str, sizes))],
-                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    return {int(n): r for n, r in json.loads(out.splitlines()[-1]).items()}
+    done = subprocess.run([sys.executable, "-m", "tests.bench.processes", ",".join(map(str, sizes))],
+                          cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"a fresh process measuring FABRIK against the floor failed:\n{done.stderr[-2000:]}")
+    return {int(n): r for n, r in json.loads(done.stdout.splitlines()[-1]).items()}
 
 
 def draws(sizes, count):
