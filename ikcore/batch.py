@@ -8,6 +8,8 @@ over flat arrays, with the same results. The results come back together, as a
 with ikcore), lists without it.
 """
 
+from itertools import chain as concatenated
+
 from .checks import check_rotations
 from .errors import IKError
 from .kinematics import pose_of
@@ -126,8 +128,7 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
         return _planar_legs(leg, settings, targets, poles, starts)
     solutions = [solution_of(problem, settings.module.run(problem))
                  for problem in (check_request(settings, t, s, pole=p) for t, s, p in zip(targets, starts, poles))]
-    return _gathered(chain, [(s.positions, s.rotations, s.status, s.iterations, s.error) for s in solutions],
-                     settings)
+    return _gathered(chain, [(s.frames, s.status, s.iterations, s.error) for s in solutions], settings)
 
 
 def _checked_targets(chain, targets):
@@ -175,8 +176,7 @@ def _planar_legs(leg, settings, targets, poles, starts):
         for k in range(count):
             knee_point = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
             tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
-            frames = leg.frames(t0s[k], t1s[k], knee_point, tip)
-            rows.append((frames.points, frames.rotations, status[k], 1, out.errors[k]))
+            rows.append((leg.frames(t0s[k], t1s[k], knee_point, tip), status[k], 1, out.errors[k]))
         return _gathered(chain, rows, settings)
     # Each joint's rotation about the common axis a by its angle t: (cos(t/2), a sin(t/2)).
     points = np.empty((count, 3, 3))
@@ -206,14 +206,17 @@ def _list_of(value, name, what):
 
 
 def _gathered(chain, rows, settings):
-    """The :class:`BatchSolution` of ``rows``: per copy ``(positions, rotations, status, iterations,
-    error)``."""
-    positions, rotations, status, iterations, error = (list(c) for c in zip(*rows)) if rows else ([], [], [], [],
-                                                                                                 [])
-    if load_numpy() is not None:
-        k, n = len(rows), chain.size
-        positions = np.array(positions, dtype=float).reshape(k, n + 1, 3)
-        rotations = np.array(rotations, dtype=float).reshape(k, n, 4)
-        iterations = np.array(iterations, dtype=int)
-        error = np.array(error, dtype=float)
-    return BatchSolution(positions, rotations, status, iterations, error, settings.tolerance, settings.method)
+    """The :class:`BatchSolution` of ``rows``: per copy ``(frames, status, iterations, error)``."""
+    frames, status, iterations, error = (list(c) for c in zip(*rows)) if rows else ([], [], [], [])
+    if load_numpy() is None:
+        return BatchSolution([list(f.points) for f in frames], [list(f.rotations) for f in frames], status,
+                             iterations, error, settings.tolerance, settings.method)
+    k, n = len(rows), chain.size
+    # Read flat, one number after another: numpy takes a flat run of floats many times faster than it
+    # takes nested sequences, which it must walk level by level to find their shape.
+    positions = np.fromiter(concatenated.from_iterable(concatenated.from_iterable(f.points for f in frames)),
+                            float, k * (n + 1) * 3).reshape(k, n + 1, 3)
+    rotations = np.fromiter(concatenated.from_iterable(concatenated.from_iterable(f.rotations for f in frames)),
+                            float, k * n * 4).reshape(k, n, 4)
+    return BatchSolution(positions, rotations, status, np.array(iterations, dtype=int), np.array(error, dtype=float),
+                         settings.tolerance, settings.method)

@@ -89,6 +89,21 @@ def test_poles_one_for_all_or_one_each():
         ikcore.solve_batch(chain, tgts, "two_bone", poles=[up, (0.0, math.nan, 0.0), up])
 
 
+def test_planar_legs_without_numpy_give_the_same_lists():
+    chain = ikcore.Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)],
+                         [ikcore.Hinge((0, 0, 1), -150, 150), ikcore.Hinge((0, 0, 1), -150, 150)])
+    tgts = [(1.0, 1.0, 0.0), (1.2, -0.4, 0.0), (0.3, 0.9, 0.0), (5.0, 0.0, 0.0)]
+    with_numpy = ikcore.solve_batch(chain, tgts, "two_bone", poles=(0.5, 3.0, 0.0))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batch, "np", None)
+        got = ikcore.solve_batch(chain, tgts, "two_bone", poles=(0.5, 3.0, 0.0))
+    assert isinstance(got.positions, list) and isinstance(got.rotations[0], list)
+    assert got.status == with_numpy.status and got.iterations == [1] * 4
+    assert np.allclose(got.positions, with_numpy.positions, atol=1e-12)
+    assert np.allclose(got.rotations, with_numpy.rotations, atol=1e-12)
+    assert got.error == with_numpy.error.tolist()
+
+
 def test_warm_starts_track_a_moving_target():
     chain = straight(6)
     tgts = [(3.0, 2.0, 1.0), (-1.0, 4.0, 0.5), (2.0, -2.0, -2.0)]
