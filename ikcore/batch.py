@@ -212,11 +212,15 @@ def _gathered(chain, rows, settings):
         return BatchSolution([list(f.points) for f in frames], [list(f.rotations) for f in frames], status,
                              iterations, error, settings.tolerance, settings.method)
     k, n = len(rows), chain.size
-    # Read flat, one number after another: numpy takes a flat run of floats many times faster than it
-    # takes nested sequences, which it must walk level by level to find their shape.
-    positions = np.fromiter(concatenated.from_iterable(concatenated.from_iterable(f.points for f in frames)),
-                            float, k * (n + 1) * 3).reshape(k, n + 1, 3)
-    rotations = np.fromiter(concatenated.from_iterable(concatenated.from_iterable(f.rotations for f in frames)),
-                            float, k * n * 4).reshape(k, n, 4)
-    return BatchSolution(positions, rotations, status, np.array(iterations, dtype=int), np.array(error, dtype=float),
-                         settings.tolerance, settings.method)
+    return BatchSolution(_array((f.points for f in frames), (k, n + 1, 3)),
+                         _array((f.rotations for f in frames), (k, n, 4)), status, np.array(iterations, dtype=int),
+                         np.array(error, dtype=float), settings.tolerance, settings.method)
+
+
+def _array(poses, shape):
+    """``poses`` (K lists of tuples of floats) as one array of ``shape``, read as one flat run of floats:
+    numpy takes that many times faster than nested sequences, which it walks level by level to find
+    their shape."""
+    k, count, size = shape
+    return np.fromiter(concatenated.from_iterable(concatenated.from_iterable(poses)), float,
+                       k * count * size).reshape(shape)
