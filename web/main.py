@@ -26,6 +26,14 @@ command ``grow_memory`` allocates (and frees) that many megabytes, which grows
 the runtime's memory as Python's own allocations can at any time, so the page's
 taking its frame view again can be checked too.
 
+Baselines (for the speed tests and benchmarks, which state a frame's time as a
+multiple of work timed in this same runtime): ``step(dt, True)`` is an empty
+frame, the same call on a scene with nothing in it
+(:class:`ikcore.rigs.baselines.EmptyScene`), which the page times against its
+scenes' frames; the command ``baseline`` times the current scene's own baseline
+(:func:`ikcore.rigs.baselines.baseline`: a crowd's bare legs, another scene's
+forward pass) here in the page's Python.
+
 Leak checks (for the soak tests): the command ``health`` collects garbage and
 answers with counts that only grow when something leaks (see :func:`health`).
 """
@@ -44,6 +52,7 @@ class Bridge:
         self.rigs = rigs
         self.fault = None
         self.js_terrain = None
+        self.empty = None
         self.load(name)
 
     def load(self, name, options=None):
@@ -64,8 +73,19 @@ class Bridge:
             self.scene.write(self.buf)
             self.revision = self.scene.revision
 
-    def step(self, dt):
-        """Advance and solve the scene, write the frame into its buffer; return the frame number."""
+    def step(self, dt, empty=False):
+        """Advance and solve the scene, write the frame into its buffer; return the frame number.
+        With ``empty``, an empty frame instead: the same for a scene with nothing in it, the current
+        scene left alone (see the module docstring)."""
+        if empty:
+            if self.empty is None:
+                from ikcore.rigs.baselines import EmptyScene
+                scene = EmptyScene()
+                self.empty = (scene, scene.allocate())
+            scene, buf = self.empty
+            scene.step(dt)
+            scene.write(buf)
+            return self.scene.frame
         if self.fault is not None:
             message, self.fault = self.fault, None
             raise RuntimeError(message)
@@ -101,6 +121,13 @@ class Bridge:
             self.js_terrain = js.Float64Array.new(len(grid["heights"]))
             self.js_terrain.assign(grid["heights"])
             return json.dumps({"half": grid["half"], "resolution": grid["resolution"], "step": grid["step"]})
+        if name == "baseline":
+            from ikcore.rigs.baselines import baseline, seconds_per_call
+            what, call = baseline(self.scene)
+            calls = args.get("calls")
+            if calls is not None and (type(calls) is not int or not 1 <= calls <= 100_000):
+                raise ValueError(f"baseline takes calls, an integer in [1, 100000], got {calls!r}")
+            return json.dumps({"what": what, "ms": 1e3 * seconds_per_call(call, calls)})
         if name == "pose":
             # The format is ikcore's (ikcore.pose): ikcore.load_pose reads the downloaded file back.
             return json.dumps(self.scene.pose())

@@ -61,8 +61,6 @@ RESOLUTION = 129
 MARGIN = 2.5
 #: Spiders start on a sunflower spiral, this far apart (about).
 SPACING = 0.85
-#: Python's share of a frame the crowd is built to stay within (ms): the page says when it does not.
-BUDGET_MS = 4.0
 HEADER = ("count", "converged", "largest_error")
 BODY_COLUMNS = ("x", "y", "z", "qw", "qx", "qy", "qz")
 LEG_COLUMNS = ("yaw", "femur", "tibia")
@@ -176,8 +174,7 @@ class CrowdScene(Scene):
         out["size"] = self._size
         out["crowd"] = {"capacity": MAX_COUNT, "legs_per_spider": self.legs.per_walker, "header": list(HEADER),
                         "columns": dict(self._offsets), "rig": {**self.legs.rig(), "body": [
-                            [list(a), list(b), r] for a, b, r in BODY_BONES]},
-                        "budget_ms": BUDGET_MS}
+                            [list(a), list(b), r] for a, b, r in BODY_BONES]}}
         return out
 
     def write(self, buf):

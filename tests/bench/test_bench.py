@@ -1,4 +1,4 @@
-"""The speed targets of issue 7, checked on the standard problems (``pytest -m benchmark tests/bench``).
+"""The speed goals (tests/bench/goals.py), each a ratio measured in one run (``pytest -m benchmark tests/bench``).
 
 Deselected from the default run (pyproject's addopts): they take minutes and
 their verdict depends on the machine's load. Each compares implementations timed
@@ -13,8 +13,10 @@ import pytest
 
 import ikcore
 
-from . import batched, instructions, legs_block, problems, reference, run
-from .processes import BUDGETS, draws
+from ikcore.rigs import timing
+
+from . import batched, goals, instructions, legs_block, problems, reference, robot, run
+from .processes import GUARDS, draws
 
 pytestmark = pytest.mark.benchmark
 
@@ -23,14 +25,30 @@ pytestmark = pytest.mark.benchmark
 def floor_ratios():
     """Nine fresh processes' ratios of ikcore.solve (FABRIK) to the floor, per N: one process's ratio
     is one draw, which moves by 10% from one process to the next (tests/bench/processes.py)."""
-    return draws(list(BUDGETS), 9)
+    return draws(list(GUARDS), 9)
 
 
-@pytest.mark.parametrize("n", list(BUDGETS))
+@pytest.mark.parametrize("n", list(GUARDS))
 def test_fabrik_near_the_floor_with_rotations(floor_ratios, n):
     r = statistics.median(floor_ratios[n])
-    assert r <= BUDGETS[n], (f"ikcore.solve FABRIK takes {r:.2f}x the plain-lists floor at N = {n} (median of "
-                             f"{floor_ratios[n]}; budget {BUDGETS[n]}x)")
+    assert r <= GUARDS[n], (f"ikcore.solve FABRIK takes {r:.2f}x the plain-lists floor at N = {n} (median of "
+                             f"{floor_ratios[n]}; guard {GUARDS[n]}x)")
+
+
+def test_the_crowds_frame_within_its_goal_of_the_bare_kernel_for_its_legs():
+    """The crowd of 100 spiders' frame (walk, gait, bodies, aim, solve, write) against the bare two-bone
+    maths for its 800 legs, in CPython, in seven rounds taking the two in turn."""
+    r = timing.against_baseline("crowd", 100, rounds=7, count=100)
+    assert r["ratio"] <= goals.CROWD_BARE_LEGS, (f"the crowd's frame takes {r['ratio']:.2f}x {r['what']} "
+                                                 f"(rounds, frame ms / bare ms: {r['rounds']})")
+
+
+def test_the_robots_median_solve_within_its_goal_of_forward_passes():
+    """The Panda-like arm's median cold solve per method, against its forward pass timed in turns."""
+    data = robot.measure(300, 0)
+    over = {m: round(data[m]["vs_forward"], 1) for m in robot.METHODS
+            if data[m]["vs_forward"] > goals.ROBOT_FORWARD[m]}
+    assert not over, f"median solve / forward pass over the goal {goals.ROBOT_FORWARD}: {over}"
 
 
 def test_solve_batch_costs_no_more_than_the_loop_of_solve():

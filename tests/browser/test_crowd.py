@@ -35,10 +35,12 @@ def test_a_link_opens_the_crowd_with_its_count(demo, site_server):
     second = demo.canvas_image()
     second.save(SHOTS / "crowd-150-later.png")
     assert ImageChops.difference(first, second).getbbox() is not None, "the crowd did not move"
-    # The HUD names the crowd's size and its time against the budget.
+    # The HUD names the crowd's size and Python's time a frame, with no verdict on that time: a reader's
+    # slower machine is not an error.
     page.wait_for_timeout(300)
     hud = page.locator("#hud-text").text_content()
-    assert "150 spiders · 1200 legs · " in hud and "budget: Python median" in hud and "frames over 4 ms" in hud
+    assert "150 spiders · 1200 legs · " in hud and "Python " in hud and " ms" in hud, hud
+    assert "budget" not in hud.lower() and "over" not in hud.lower(), hud
     assert not demo.problems()
 
 

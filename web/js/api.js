@@ -188,6 +188,24 @@ export function createApi(demo) {
       return demo.loop.timing.collect(n);
     },
     /**
+     * For benchmarks: the page's one call into Python a frame, made `calls` times back to back and timed as a
+     * whole: ms per call. The scene's frames (not drawn, but the last), or with `empty` empty frames, the same
+     * call on a scene with nothing in it: what every frame of the page costs before a scene does anything.
+     */
+    timeFrames(calls, empty = false) {
+      const n = Math.floor(Number(calls));
+      if (!(n >= 1 && n <= 1e6)) throw new Error("timeFrames(calls) takes 1 to 1e6 calls");
+      return demo.loop.timeCalls(n, Boolean(empty));
+    },
+    /**
+     * For benchmarks: the current scene's own baseline, timed now in the page's Python: `{what, ms}` (a crowd's
+     * bare two-bone maths for its legs, another scene's forward pass of its chains; ikcore.rigs.baselines), the
+     * least of 5 batches of `calls` calls (by default as many as take 20 ms).
+     */
+    baseline(calls) {
+      return demo.command("baseline", calls === undefined ? {} : { calls });
+    },
+    /**
      * Fault injection, for tests of the failure path: the next frame's Python call raises
      * RuntimeError(message), which stops the animation with the failure panel.
      */

@@ -54,14 +54,6 @@ export class Timing {
     return n % 2 ? part[(n - 1) / 2] : 0.5 * (part[n / 2 - 1] + part[n / 2]);
   }
 
-  /** How many of the last frames took Python over `budget` ms: [over, frames looked at]. */
-  over(budget) {
-    const n = Math.min(this.pyCount, TIMING_WINDOW);
-    let over = 0;
-    for (let i = 0; i < n; i++) if (this.pyTimes[i] > budget) over++;
-    return [over, n];
-  }
-
   fps() {
     const n = Math.min(this.frames, this.frameTimes.length);
     if (n < 2) return 0;

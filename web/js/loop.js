@@ -21,7 +21,7 @@ import { Timing } from "./hud.js";
 const WAKE_FRAMES = 10;
 const WAKE_MS = 1000;
 /** Commands that only read the scene (the address bar follows the page by one every second): they wake nothing. */
-const READS = new Set(["state", "query", "layout", "pose", "health", "terrain"]);
+const READS = new Set(["state", "query", "layout", "pose", "health", "terrain", "baseline"]);
 
 /** The last line of a Python traceback (the exception and its message), or the JS error's message. */
 export function shortMessage(error) {
@@ -170,6 +170,23 @@ export class Loop {
     // Read after the step: it may have grown the runtime's memory.
     this.draw(this.buf, dt, now, render);
     if (timing.frames === 1 && this.onFirstFrame) this.onFirstFrame();
+  }
+
+  /**
+   * The page's call a frame made `calls` times back to back and timed as a whole (the browser's clock, 0.1 ms,
+   * is too coarse for one call): ms per call. The scene's own frames, not drawn (the next animation frame draws
+   * the last), or with `empty` empty frames: the same call on a scene with nothing in it (web/main.py).
+   */
+  timeCalls(calls, empty) {
+    this.running();
+    const t0 = performance.now();
+    try {
+      for (let i = 0; i < calls; i++) this.frame = this.py.step(1 / 60, empty);
+    } catch (error) {
+      this.stop(error);
+      throw new Error(shortMessage(error));
+    }
+    return (performance.now() - t0) / calls;
   }
 
   /** `frames` frames now, synchronously, on a clock of their own (ikDemo.advance checks the arguments). */

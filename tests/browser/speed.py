@@ -1,0 +1,37 @@
+"""A scene's frame in the page against a baseline timed in the same page, moments apart.
+
+The page's frames are timed by the page (``ikDemo.timeFrames``: its one call into
+Python a frame, made back to back and timed as a whole); the baselines are either
+an **empty frame** of the page (the same call on a scene with nothing in it,
+``ikDemo.timeFrames(calls, true)``) or the scene's **own baseline**
+(``ikDemo.baseline(calls)``: a crowd's bare two-bone maths for its legs, another
+scene's forward pass of its chains, timed in the page's Python;
+:mod:`ikcore.rigs.baselines`).
+
+Rounds take the two in turn, each a short batch of a few milliseconds, so that
+a busy spell of the shared machine falls on both alike. Other work on the
+machine only ever adds time (on a busy one, to every batch that a switch to
+another process falls in), so the ratio is the least frame over the least
+baseline of the rounds: the nearest each comes to its own work.
+"""
+
+#: Empty frames timed as one batch (a few ms of them).
+EMPTY_CALLS = 1000
+
+
+def against(page, frames, calls, rounds=15, baseline="own"):
+    """The current scene's frame over ``baseline`` (``"own"`` or ``"empty"``) in ``rounds`` taken in
+    turn, each ``frames`` frames and then ``calls`` baseline calls as one batch (own: the least of
+    5 batches): ``{"what", "ratio", "rounds": [(frame ms, baseline ms)]}``, a frame's ms the mean over
+    its batch."""
+    page.evaluate(f"ikDemo.timeFrames({max(1, frames)})")  # warm: the first frames after a switch
+    rows, what = [], "an empty frame of the page"
+    for _ in range(rounds):
+        frame = page.evaluate(f"ikDemo.timeFrames({frames})")
+        if baseline == "empty":
+            base = page.evaluate(f"ikDemo.timeFrames({calls}, true)")
+        else:
+            answer = page.evaluate(f"ikDemo.baseline({calls})")
+            what, base = answer["what"], answer["ms"]
+        rows.append((frame, base))
+    return {"what": what, "ratio": min(f for f, _ in rows) / min(b for _, b in rows), "rounds": rows}
