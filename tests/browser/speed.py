@@ -17,6 +17,16 @@ baseline of the rounds: the nearest each comes to its own work.
 
 #: Empty frames timed as one batch (a few ms of them).
 EMPTY_CALLS = 1000
+#: Per scene (with its defaults; the crowd of 100): its frames timed as one batch, and its own
+#: baseline's calls timed as one batch (a few ms each).
+BATCHES = {"arm": (20, 400), "tentacles": (5, 20), "spider": (20, 100), "race": (40, 50), "robot": (20, 200),
+           "crowd": (1, 4)}
+
+
+def scene_against(page, name, rounds=15, baseline="own"):
+    """:func:`against` for the current scene ``name``, in its :data:`BATCHES`."""
+    frames, calls = BATCHES[name]
+    return against(page, frames, EMPTY_CALLS if baseline == "empty" else calls, rounds, baseline)
 
 
 def against(page, frames, calls, rounds=15, baseline="own"):

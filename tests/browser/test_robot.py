@@ -1,6 +1,6 @@
 """The robot scene in the page: the obstacle dragged with the mouse, dropped on the elbow and swung clear of
 with avoid_obstacle on (the hand held, the sphere blue, the HUD's clearance positive), passed through with it
-off (the sphere drawn red, in pixels too); its Python time per frame; links, a fresh page from a link, the
+off (the sphere drawn red, in pixels too); links, a fresh page from a link, the
 pose download, embedding; the failure paths (a Python error and a restart, a far target, bad link values)."""
 
 import json
@@ -11,8 +11,6 @@ import pytest
 
 import ikcore
 
-#: Python's budget per frame in this scene, median ms (headless Chromium; a busy shared machine doubles it).
-BUDGET_MS = 1.0
 
 
 def open_robot(demo, site_server):
@@ -75,10 +73,8 @@ def test_the_elbow_swings_clear_of_the_obstacle_and_passes_through_it_when_off(d
     assert f"limit margin {chain['limit_margin']:.3f}" in hud
     blue = reddish(demo, page)
 
-    # Its Python time per frame, holding the hand and the elbow clear of the obstacle.
-    times = page.evaluate("ikDemo.collectTimes(60)")
-    median = sorted(times)[len(times) // 2]
-    assert median <= BUDGET_MS, f"median {median:.3f} ms of Python a frame"
+    # (Its Python time a frame, holding the hand and the elbow clear, against its arm's forward pass timed
+    # in the same page: tests/browser/test_speed.py, a benchmark.)
 
     # Off: the arm passes through the sphere, which is drawn red.
     page.evaluate("ikDemo.set({avoid_obstacle: false, toward_rest: true})")

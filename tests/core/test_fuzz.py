@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 import ikcore
 from ikcore import IKError, kinematics
 from ikcore.checks import check_rotations
+from ikcore.rigs import panda
+from ikcore.rigs.baselines import seconds_per_call
 from ikcore.solve import ORIENTATION_METHODS
 
 from .conftest import FUZZ_EXAMPLES
@@ -31,13 +33,25 @@ from .invariants import check_invariants, rounding
 from .strategies import (POLE_KINDS, START_KINDS, TARGET_KINDS, bone_counts, build_chain, limit_mixes,
                          make_pole, make_start, make_target, random_rotation, scaled, seeds, shapes)
 
-# CPU seconds a solve may take per iteration and per joint, plus a fixed allowance. Over the
-# ci examples the worst was 0.17 ms per iteration and joint (DLS, pseudo-inverse) and 22 ms
-# per solve; the bound is ~30 times that, so only a hang or an unbudgeted inner loop (work
-# growing faster than iterations x joints) breaks it. CPU time with the garbage collector
-# off, not wall time: neither other processes nor a collection of others' garbage count.
-PER_ITERATION_JOINT = 5e-3
-FIXED = 0.25
+# CPU time a solve may take, per iteration and joint plus a fixed allowance, counted in joints of
+# a forward pass (kinematics.frames of the Panda-like arm over its joints: a rotation and a point a
+# joint) timed in this process: a ratio, whatever the machine's speed. Over the ci examples the
+# worst was about 210 per iteration and joint (DLS, pseudo-inverse) and 28,000 per solve (0.17 ms
+# and 22 ms where a joint of the forward pass took 0.8 us); the bound is ~30 times that, so only a
+# hang or an unbudgeted inner loop (work growing faster than iterations x joints) breaks it. CPU
+# time with the garbage collector off, not wall time: neither other processes nor a collection of
+# others' garbage count.
+PER_ITERATION_JOINT = 6_000
+FIXED = 300_000
+
+
+def _joint_seconds():
+    """CPU seconds of one joint of the arm's forward pass, the least of five batches."""
+    arm, ready = panda()
+    return seconds_per_call(lambda: kinematics.frames(arm, ready), least=0.005) / arm.size
+
+
+JOINT = _joint_seconds()
 
 fuzz = settings(max_examples=FUZZ_EXAMPLES)
 
@@ -133,7 +147,7 @@ CASES = {method: cases(method) for method in ikcore.METHODS}
 def budget(case):
     """The CPU seconds the solve of ``case`` may take."""
     iterations = case["max_iterations"] or ikcore.solvers.method(case["method"]).MAX_ITERATIONS
-    return FIXED + PER_ITERATION_JOINT * iterations * case["chain"].size
+    return JOINT * (FIXED + PER_ITERATION_JOINT * iterations * case["chain"].size)
 
 
 def orientation_weight(chain, tolerance, orientation_tolerance):
