@@ -19,7 +19,7 @@ baseline of the rounds: the nearest each comes to its own work.
 EMPTY_CALLS = 1000
 #: Per scene (with its defaults; the crowd of 100): its frames timed as one batch, and its own
 #: baseline's calls timed as one batch (a few ms each).
-BATCHES = {"arm": (20, 400), "tentacles": (5, 20), "spider": (20, 100), "race": (40, 50), "robot": (20, 200),
+BATCHES = {"arm": (20, 400), "tentacles": (5, 20), "spider": (20, 200), "race": (40, 50), "robot": (20, 400),
            "crowd": (1, 4)}
 
 
