@@ -28,6 +28,7 @@ import math
 import time
 
 from .. import kinematics
+from .panda import panda
 from .scene import Scene
 
 
@@ -109,6 +110,14 @@ def baseline(scene):
         raise ValueError(f"scene {scene.name!r} has no chains to run a forward pass of")
     call, count = forward_pass(scene)
     return f"one forward pass of its {count} chain{'s' if count != 1 else ''}", call
+
+
+def joint_seconds():
+    """Seconds of one joint of a forward pass of the Panda-like 7-joint arm at its ready pose
+    (:func:`ikcore.rigs.panda`; a rotation composed and a point placed): a unit of this runtime's
+    speed, for bounds on time that hold on any machine."""
+    arm, ready = panda()
+    return seconds_per_call(lambda: kinematics.frames(arm, ready), least=0.005) / arm.size
 
 
 def seconds_per_call(call, calls=None, least=0.02):

@@ -94,3 +94,10 @@ def test_a_frame_against_its_baseline_is_timed_in_turns():
     assert r["what"] == "the bare two-bone maths for its 40 legs"
     assert len(r["rounds"]) == 3 and all(f > 0.0 and b > 0.0 for f, b in r["rounds"])
     assert r["ratio"] == pytest.approx(sorted(f / b for f, b in r["rounds"])[1])
+
+
+def test_a_joint_of_the_forward_pass_is_a_small_positive_time():
+    joint = baselines.joint_seconds()
+    arm_pass = baselines.seconds_per_call(baselines.forward_pass(make_scene("robot"))[0], least=0.005)
+    # The robot's chain is the same arm: its forward pass is about seven joints.
+    assert 0.0 < joint < arm_pass < 20 * joint

@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 import ikcore
 from ikcore import IKError, kinematics
 from ikcore.checks import check_rotations
-from ikcore.rigs import panda
-from ikcore.rigs.baselines import seconds_per_call
+from ikcore.rigs.baselines import joint_seconds
 from ikcore.solve import ORIENTATION_METHODS
 
 from .conftest import FUZZ_EXAMPLES
@@ -43,15 +42,8 @@ from .strategies import (POLE_KINDS, START_KINDS, TARGET_KINDS, bone_counts, bui
 # others' garbage count.
 PER_ITERATION_JOINT = 6_000
 FIXED = 300_000
-
-
-def _joint_seconds():
-    """CPU seconds of one joint of the arm's forward pass, the least of five batches."""
-    arm, ready = panda()
-    return seconds_per_call(lambda: kinematics.frames(arm, ready), least=0.005) / arm.size
-
-
-JOINT = _joint_seconds()
+#: Seconds of one joint of the forward pass, timed once.
+JOINT = joint_seconds()
 
 fuzz = settings(max_examples=FUZZ_EXAMPLES)
 
