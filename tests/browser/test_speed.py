@@ -9,7 +9,7 @@ import json
 import pytest
 
 import ikcore
-from speed import BATCHES, against, scene_against
+from speed import against, scene_against
 from tests.bench import goals
 
 SCENES = tuple(goals.SCENE_EMPTY_FRAME)
@@ -77,4 +77,5 @@ def test_the_crowds_frame_against_the_bare_kernel_for_its_legs(demo, site_server
     r = scene_against(page, "crowd")
     assert r["what"] == "the bare two-bone maths for its 800 legs"
     assert r["ratio"] <= goals.CROWD_BARE_LEGS, (
-        f"the crowd's frame takes {r['ratio']:.2f}x {r['what']} (goal {goals.CROWD_BARE_LEGS:g}; rounds: {r['rounds']})")
+        f"the crowd's frame takes {r['ratio']:.2f}x {r['what']} (goal {goals.CROWD_BARE_LEGS:g}; "
+        f"rounds: {r['rounds']})")
