@@ -101,8 +101,8 @@ def main(argv):
     for name in names:
         r = measure(name, frames, paced=paced)
         against = against_baseline(name, min(frames, 200), rounds=3)
-        ratio = f"{against['ratio']:>10.1f}x   {against['what']}" if against else f"{'-':>11}"
-        print(f"{name:<10} {r['median_ms']:>10.3f} {r['p90_ms']:>8.3f} {r['max_ms']:>8.3f} {ratio}")
+        print(f"{name:<10} {r['median_ms']:>10.3f} {r['p90_ms']:>8.3f} {r['max_ms']:>8.3f} "
+              f"{against['ratio']:>10.1f}x   {against['what']}")
 
 
 if __name__ == "__main__":
