@@ -1,11 +1,19 @@
 """``solve_batch``: K copies of one chain against K targets (spider legs, crowds).
 
 Every copy is solved as :func:`ikcore.solve` solves it, with the settings
-checked once for the whole batch. Planar legs under ``two_bone`` (two hinges
-about one axis: :mod:`ikcore.solvers.two_bone.planar`) are solved all at once
-over flat arrays, with the same results. The results come back together, as a
-:class:`BatchSolution`: arrays with numpy (imported on the first batch, never
-with ikcore), lists without it.
+checked once for the whole batch. Some are solved all at once:
+
+- planar legs under ``two_bone`` (two hinges about one axis:
+  :mod:`ikcore.solvers.two_bone.planar`), over flat lists, with or without numpy;
+- with numpy, FABRIK on a chain without limits and without poles
+  (:mod:`ikcore.solvers.fabrik.batched`): the kernel runs the plain passes over
+  every copy at once and hands the copies that would leave them (a stall, an
+  edge of the reach, a straight start) to the per-chain reference.
+
+Each kernel is held to the per-chain reference by tests (the same status,
+points within ``1e-9`` of the reach, iterations within one). The results come
+back together, as a :class:`BatchSolution`: arrays with numpy (imported on the
+first batch, never with ikcore), lists without it.
 """
 
 from itertools import chain as concatenated
@@ -126,9 +134,28 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
     leg = planar_leg(chain) if method == "two_bone" else None
     if leg is not None:
         return _planar_legs(leg, settings, targets, poles, starts)
+    if method == "fabrik" and count and chain.plan.free and poles[0] is None and load_numpy() is not None:
+        from .solvers.fabrik import batched
+        copies = batched.solve(settings, targets, None if starts[0] is None else starts)
+        return _finished(settings, copies, targets, starts, poles)
     solutions = [solution_of(problem, settings.module.run(problem))
                  for problem in (check_request(settings, t, s, pole=p) for t, s, p in zip(targets, starts, poles))]
     return _gathered(chain, [(s.frames, s.status, s.iterations, s.error) for s in solutions], settings)
+
+
+def _finished(settings, copies, targets, starts, poles):
+    """The :class:`BatchSolution` of a batched kernel's ``copies`` (see
+    :class:`~ikcore.solvers.fabrik.batched.Copies`): the copies it finished are converged; those it
+    handed over are solved here by the per-chain reference, from their start."""
+    status = [CONVERGED] * len(targets)
+    for k in np.flatnonzero(copies.handed).tolist():
+        problem = check_request(settings, targets[k], starts[k], pole=poles[k])
+        solution = solution_of(problem, settings.module.run(problem))
+        copies.points[k] = solution.frames.points
+        copies.rotations[k] = solution.frames.rotations
+        status[k], copies.iterations[k], copies.error[k] = solution.status, solution.iterations, solution.error
+    return BatchSolution(copies.points, copies.rotations, status, copies.iterations, copies.error, settings.tolerance,
+                         settings.method)
 
 
 def _checked_targets(chain, targets):

@@ -2,8 +2,8 @@
 
 ``batch``: K in {8, 100, 1000} free chains of N bones, batch targets (seed
 ``12345 + N + 2000``), cold from rest. Three ways, timed in turn:
-``ikcore.solve_batch`` (every copy solved as ``ikcore.solve`` solves it, the
-settings checked once; rotations and statuses included), a loop of
+``ikcore.solve_batch`` (FABRIK's batched kernel, every copy held to what
+``ikcore.solve`` gives it; rotations and statuses included), a loop of
 ``ikcore.solve``, and the straightforward batched numpy FABRIK of
 :mod:`reference` (positions only; the whole batch iterates until its slowest
 chain converges).

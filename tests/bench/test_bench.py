@@ -51,17 +51,18 @@ def test_the_robots_median_solve_within_its_goal_of_forward_passes():
     assert not over, f"median solve / forward pass over the goal {goals.ROBOT_FORWARD}: {over}"
 
 
-def test_solve_batch_costs_no_more_than_the_loop_of_solve():
-    """solve_batch solves each copy as solve does, then gathers the K poses into arrays (about 5% of
-    the loop at K = 1000, N = 10): within 1.15x of the loop of solve, as the median of five
-    measurements (one moves by 10% or more from the next on this shared machine)."""
+def test_solve_batch_within_a_fifth_over_the_numpy_reference():
+    """FABRIK's batched kernel (ikcore.solvers.fabrik.batched) at K = 1000, N = 10 with rotations,
+    statuses and the copies it hands to the reference: at most 1.2x the straightforward numpy FABRIK
+    of the benchmark (positions only), as the median of five measurements in one run (one moves by
+    10% or more from the next on this shared machine)."""
     cfg = run.Config()
     ratios = []
     for _ in range(5):
         by = batched.measure(10, 1000, cfg)
         assert by["solve_batch"].results[0][1] == 1000
-        ratios.append(by["solve_batch"].median_us(0) / by["loop of solve"].median_us(0))
-    assert statistics.median(ratios) <= 1.15, ratios
+        ratios.append(by["solve_batch"].median_us(0) / by["numpy reference"].median_us(0))
+    assert statistics.median(ratios) <= 1.2, ratios
 
 
 def test_planar_legs_in_a_batch_within_five_times_the_bare_kernel():

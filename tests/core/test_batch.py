@@ -54,8 +54,10 @@ def free_batches(draw, with_starts=False):
     return chain, tgts, starts
 
 
-@given(free_batches(with_starts=True), st.sampled_from(["fabrik", "ccd", "dls"]))
+@given(free_batches(with_starts=True), st.sampled_from(["ccd", "dls"]))
 def test_each_copy_is_what_solve_gives(case, method):
+    """Methods without a batched kernel loop solve: exactly its results (FABRIK's kernel is held to
+    solve in test_batch_fabrik)."""
     chain, tgts, starts = case
     got = ikcore.solve_batch(chain, tgts, method, starts=starts)
     assert_matches(chain, got, scalar(chain, tgts, method, starts=starts), exact=True)
@@ -65,9 +67,9 @@ def test_each_copy_is_what_solve_gives(case, method):
 def test_tolerance_and_iteration_cap_as_in_solve(case, rel, cap):
     chain, tgts, _ = case
     tol = rel * chain.reach
-    got = ikcore.solve_batch(chain, tgts, tolerance=tol, max_iterations=cap)
+    got = ikcore.solve_batch(chain, tgts, "ccd", tolerance=tol, max_iterations=cap)
     assert got.tolerance == tol
-    assert_matches(chain, got, scalar(chain, tgts, tolerance=tol, max_iterations=cap), exact=True)
+    assert_matches(chain, got, scalar(chain, tgts, "ccd", tolerance=tol, max_iterations=cap), exact=True)
 
 
 def test_poles_one_for_all_or_one_each():
@@ -116,7 +118,7 @@ def test_warm_starts_track_a_moving_target():
 
 @given(st.data())
 def test_limited_chains_are_what_solve_gives(data):
-    chain = data.draw(chains(max_bones=5, limits=True))
+    chain = data.draw(chains(max_bones=5, limits=True).filter(lambda c: not c.plan.free))
     tgts = [data.draw(targets(chain)) for _ in range(data.draw(st.integers(1, 4)))]
     got = ikcore.solve_batch(chain, tgts, "fabrik")
     assert_matches(chain, got, scalar(chain, tgts, "fabrik"), exact=True)

@@ -1,0 +1,208 @@
+"""FABRIK over K copies of a chain without limits at once, on numpy arrays.
+
+The points of all copies sit in one joint-major array ``P`` of shape
+``(N + 1, K, 3)``, so each step of a pass is a few array operations over every
+copy at once (the passes of :mod:`.points`)::
+
+    backward:  P[N] <- t;     P[i] <- P[i+1] + L_i (P[i] - P[i+1]) / |P[i] - P[i+1]|
+    forward:   P[0] <- root;  P[i+1] <- P[i] + L_i (P[i+1] - P[i]) / |P[i+1] - P[i]|
+
+A copy leaves the arrays once its effector meets its target. The rotations
+follow once, at the end, turned from the start by the shortest arcs
+(:func:`ikcore.batched.quaternions.along`), as :func:`ikcore.kinematics.placed`
+turns them for one chain.
+
+**Which copies the kernel finishes.** It runs only the plain passes. A copy
+whose solve by :func:`ikcore.solvers.fabrik.run` would leave them is *handed
+over*: the caller solves it by the reference from its start, so its result is
+the reference's own. Handed over are the copies whose target lies out of
+reach or within the tolerance of an edge of it (the nearest pose in one step)
+or on the root (:data:`ON_ROOT`),
+whose start is straight on the target's line (bent first,
+:mod:`~ikcore.solvers.degenerate`), whose progress stalls (the reference
+restarts it: the stall watch of :mod:`ikcore.batched.watch` tells when) or
+that run out of iterations (the reference returns its best pose), and any
+whose passes meet a point on its neighbour. A copy whose start meets its
+target is returned as it is, in 0 iterations.
+"""
+
+import math
+
+import numpy as np
+
+from ...batched.quaternions import along
+from ...batched.watch import Watches
+from .. import degenerate
+from ..restarts import FREE_HORIZON, NEAR_FULL_REACH
+from . import HORIZON, WINDOW
+
+#: A target this near the root (a fraction of the reach) is met as well by every pose turned about
+#: the root, and the passes' rounding picks which: such a copy is handed over.
+ON_ROOT = 1e-9
+
+
+class Copies:
+    """What the kernel leaves for each copy.
+
+    Attributes
+    ----------
+    points : ndarray (K, N + 1, 3)
+    rotations : ndarray (K, N, 4)
+    iterations : ndarray (K,) of int
+    error : ndarray (K,)
+    handed : ndarray (K,) of bool
+        The copies the reference must solve; their other fields mean nothing.
+    """
+
+    def __init__(self, points, rotations, iterations, error, handed):
+        self.points, self.rotations, self.iterations, self.error, self.handed = \
+            points, rotations, iterations, error, handed
+
+
+def solve(settings, targets, starts):
+    """FABRIK on K copies of ``settings.chain`` (without limits; see the module docstring).
+
+    Parameters
+    ----------
+    settings : Settings
+    targets : list of K (x, y, z)
+    starts : list of K Frames, or None
+        Each copy's start pose; ``None``: every copy starts from the rest pose.
+
+    Returns
+    -------
+    Copies
+    """
+    chain, tol = settings.chain, settings.tolerance
+    count, n = len(targets), chain.size
+    rest = chain.plan.rest
+    frames = [rest] * count if starts is None else starts
+    goals = np.array(targets, dtype=float).reshape(count, 3)
+    start = _points(frames, count, n)
+    # The start's error and the target's distance, measured as Problem measures them.
+    root = chain.points[0]
+    error = np.array([math.dist(f.points[-1], t) for f, t in zip(frames, targets)])
+    distance = np.array([math.dist(t, root) for t in targets])
+    met = error <= tol
+    margin = settings.edge_margin
+    handed = ~met & ((distance >= chain.reach - margin) | (distance >= chain.reach)
+                     | ((chain.min_reach > 0.0) & (distance <= chain.min_reach + margin))
+                     | (distance <= ON_ROOT * chain.reach))
+    handed |= _straight(chain, frames, targets, goals, ~met & ~handed, starts is None)
+    points = start.copy()
+    iterations = np.zeros(count, dtype=int)
+    active = np.flatnonzero(~met & ~handed)
+    if len(active):
+        near = (NEAR_FULL_REACH * chain.reach <= distance[active]) & (distance[active] <= chain.reach)
+        watches = Watches(error[active], tol, np.where(near, 3, WINDOW), np.where(near, 12, min(HORIZON, FREE_HORIZON)),
+                          0.01)
+        _iterate(points, active, goals, watches, chain, settings.max_iterations, iterations, handed)
+    done = ~met & ~handed
+    bones = points.transpose(1, 0, 2)
+    final = np.ascontiguousarray(bones)
+    rotations = np.empty((count, n, 4))
+    rotations[met] = _array([frames[k].rotations for k in np.flatnonzero(met)], (int(met.sum()), n, 4))
+    if done.any():
+        directions, worlds = _reference(frames, done, starts is None, rest, n)
+        rotations[done] = along(final[done], np.array(chain.lengths), directions, worlds)[0]
+    offset = final[:, -1] - goals
+    return Copies(final, rotations, iterations, np.sqrt(np.einsum("kj,kj->k", offset, offset)), handed)
+
+
+def _iterate(points, active, goals, watches, chain, cap, iterations, handed):
+    """The passes on the copies ``active`` until each meets its target or is handed over (see the
+    module docstring). ``points`` (N + 1, K, 3) holds the start on entry and the met poses on exit."""
+    lengths = [float(v) for v in chain.lengths]
+    root = np.array(chain.points[0], dtype=float)
+    p = np.ascontiguousarray(points[:, active])
+    t = goals[active]
+    n = len(lengths)
+    it = 0
+    while len(active):
+        it += 1
+        # A point on its neighbour divides by zero: its copy's error turns NaN, and it is handed over.
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            _backward(p, lengths, t)
+            _forward(p, lengths, root)
+            e = p[n] - t
+            error = np.sqrt(np.einsum("kj,kj->k", e, e))
+        met = error <= watches.goal
+        stalled = watches.update(error) & ~met
+        lost = ~np.isfinite(error)
+        leave = met | stalled | lost | (it >= cap)
+        if not leave.any():
+            continue
+        points[:, active[met]] = p[:, met]
+        iterations[active[met]] = it
+        handed[active[leave & ~met]] = True
+        keep = ~leave
+        p, t, active = np.ascontiguousarray(p[:, keep]), t[keep], active[keep]
+        watches.keep(keep)
+
+
+def _backward(p, lengths, target):
+    """Tip to root: the effector onto the target, each point onto the line toward its old place."""
+    d = np.empty_like(target)
+    s = np.empty(len(target))
+    p[-1] = target
+    for i in range(len(lengths) - 1, -1, -1):
+        np.subtract(p[i], p[i + 1], out=d)
+        np.sqrt(np.einsum("kj,kj->k", d, d), out=s)
+        np.divide(lengths[i], s, out=s)
+        np.multiply(d, s[:, None], out=d)
+        np.add(p[i + 1], d, out=p[i])
+
+
+def _forward(p, lengths, root):
+    """Root to tip: the root back in place, each point onto the line toward its backward-pass place."""
+    d = np.empty(p.shape[1:])
+    s = np.empty(p.shape[1])
+    p[0] = root
+    for i in range(len(lengths)):
+        np.subtract(p[i + 1], p[i], out=d)
+        np.sqrt(np.einsum("kj,kj->k", d, d), out=s)
+        np.divide(lengths[i], s, out=s)
+        np.multiply(d, s[:, None], out=d)
+        np.add(p[i], d, out=p[i + 1])
+
+
+def _straight(chain, frames, targets, goals, asked, from_rest):
+    """Per copy, whether :func:`ikcore.solvers.degenerate.straight` finds its start and target on one
+    line (asked only for the copies ``asked``). From the rest pose, only targets near the rest's
+    line (within twice the test's distance, measured on arrays) are asked one by one."""
+    out = np.zeros(len(targets), dtype=bool)
+    ask = np.flatnonzero(asked)
+    if from_rest and len(ask):
+        rest = chain.plan.rest
+        if not degenerate.straight(chain, rest):
+            return out
+        first, last = np.array(rest.points[0]), np.array(rest.points[-1])
+        u = (last - first) / np.linalg.norm(last - first)
+        offset = goals[ask] - first
+        off = offset - np.outer(offset @ u, u)
+        ask = ask[np.sqrt(np.einsum("kj,kj->k", off, off)) <= 2.0 * degenerate.COLLINEAR * chain.reach]
+    for k in ask:
+        out[k] = degenerate.straight(chain, frames[k], targets[k])
+    return out
+
+
+def _points(frames, count, n):
+    """The start points of ``frames``, joint-major: ``(N + 1, K, 3)``."""
+    if count and all(f is frames[0] for f in frames):
+        return np.repeat(np.array(frames[0].points, dtype=float)[:, None, :], count, axis=1)
+    return _array([f.points for f in frames], (count, n + 1, 3)).transpose(1, 0, 2).copy()
+
+
+def _reference(frames, rows, from_rest, rest, n):
+    """The bone directions and world rotations of the start poses of the copies ``rows`` (the rest
+    pose's once, where every copy starts there)."""
+    if from_rest:
+        return np.array(rest.directions, dtype=float), np.array(rest.worlds, dtype=float)
+    picked = [frames[k] for k in np.flatnonzero(rows)]
+    return (_array([f.directions for f in picked], (len(picked), n, 3)),
+            _array([f.worlds for f in picked], (len(picked), n, 4)))
+
+
+def _array(rows, shape):
+    """Nested rows of floats as one array of ``shape``."""
+    return np.array(rows, dtype=float).reshape(shape)

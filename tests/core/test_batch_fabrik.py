@@ -1,0 +1,111 @@
+"""The batched FABRIK kernel (ikcore.solvers.fabrik.batched) held to the per-chain reference.
+
+Per copy: the same status as ikcore.solve, points within 1e-9 of the reach,
+iterations within one, rotations unit and consistent with the points. Both
+paths are checked: copies the kernel finishes and copies it hands over to the
+reference (stalls, restarts, edges of the reach, straight starts, the cap).
+"""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ikcore
+from ikcore.problem import check_settings
+from ikcore.solvers.fabrik import batched
+
+from .strategies import chains, quaternions, targets
+
+
+def held(chain, got, sols):
+    """``got`` (a BatchSolution) against the reference's ``sols``, copy by copy."""
+    near = 1e-9 * chain.reach
+    assert len(got) == len(sols)
+    for k, s in enumerate(sols):
+        assert got.status[k] == s.status, (k, got.status[k], s)
+        assert abs(int(got.iterations[k]) - s.iterations) <= 1, (k, got.iterations[k], s)
+        assert np.abs(got.positions[k] - np.array(s.positions)).max() <= near, k
+        assert abs(got.error[k] - s.error) <= near, k
+        # The rotations are the reference's, and the points their forward kinematics.
+        assert np.abs(np.linalg.norm(got.rotations[k], axis=1) - 1.0).max() < 1e-12
+        assert np.abs(got.rotations[k] - np.array(s.rotations)).max() <= 1e-9, k
+        fk = np.array(chain.forward([tuple(q) for q in got.rotations[k]]))
+        assert np.abs(fk - got.positions[k]).max() <= near, k
+
+
+def reference(chain, tgts, starts=None, **kw):
+    return [ikcore.solve(chain, t, start=None if starts is None else starts[k], **kw) for k, t in enumerate(tgts)]
+
+
+def paths(chain, tgts, starts=None, **kw):
+    """Which copies the kernel finishes (False) and which it hands over (True)."""
+    settings = check_settings(chain, "fabrik", **kw)
+    frames = None if starts is None else [chain.plan.start(s) for s in starts]
+    return batched.solve(settings, [tuple(map(float, t)) for t in tgts], frames).handed
+
+
+@st.composite
+def batches(draw, far=1.4):
+    chain = draw(chains(max_bones=8, limits=False))
+    tgts = [draw(targets(chain, far=far)) for _ in range(draw(st.integers(1, 8)))]
+    starts = None
+    if draw(st.booleans()):
+        starts = [[draw(quaternions) for _ in range(chain.size)] for _ in tgts]
+    return chain, tgts, starts
+
+
+@given(batches())
+def test_each_copy_as_the_reference_gives_it(case):
+    chain, tgts, starts = case
+    held(chain, ikcore.solve_batch(chain, tgts, starts=starts), reference(chain, tgts, starts))
+
+
+@given(batches(far=0.95), st.sampled_from([1e-6, 1e-3, 0.05]), st.integers(1, 12))
+def test_tolerance_and_cap(case, rel, cap):
+    chain, tgts, starts = case
+    kw = {"tolerance": rel * chain.reach, "max_iterations": cap}
+    held(chain, ikcore.solve_batch(chain, tgts, starts=starts, **kw), reference(chain, tgts, starts, **kw))
+
+
+def ten_bones():
+    return ikcore.Chain([(float(i), 0.0, 0.0) for i in range(11)])
+
+
+def standard_targets(count, seed=12345 + 10 + 2000):
+    rng = np.random.default_rng(seed)
+    g = rng.normal(size=(count, 3))
+    return (g / np.linalg.norm(g, axis=1)[:, None]) * rng.uniform(0.2, 0.95, size=(count, 1)) * 10.0
+
+
+def test_both_paths_on_the_standard_batch():
+    """Most copies of the benchmark's batch are finished by the kernel; those whose progress stalls
+    (the reference restarts them from an arc) are handed over; all agree with the reference."""
+    chain = ten_bones()
+    tgts = standard_targets(300)
+    handed = paths(chain, tgts)
+    assert 0 < handed.sum() < 0.2 * len(tgts)
+    got = ikcore.solve_batch(chain, tgts)
+    sols = reference(chain, tgts.tolist())
+    held(chain, got, sols)
+    # A copy handed over for its stall is one the reference restarts: more iterations than a window.
+    assert min(s.iterations for s, h in zip(sols, handed) if h) > 3
+    assert max(int(i) for i, h in zip(got.iterations, handed) if not h) >= 3
+
+
+def test_copies_handed_over_for_the_edges_and_straight_starts():
+    chain = ten_bones()
+    tgts = [(30.0, 0.0, 0.0), (0.0, 10.0, 0.0), (0.0, 9.99999, 0.0), (5.0, 0.0, 0.0), (-4.0, 0.0, 0.0),
+            (3.0, 4.0, 1.0), (10.0, 0.0, 0.0)]
+    handed = paths(chain, tgts)
+    # Beyond the reach, at it, within the tolerance of it, on the rest's line (twice): handed over; the
+    # fifth-last copy (off the line) and the last (met at the start) stay.
+    assert handed.tolist() == [True, True, True, True, True, False, False]
+    held(chain, ikcore.solve_batch(chain, tgts), reference(chain, tgts))
+
+
+def test_met_starts_come_back_as_they_are():
+    chain = ten_bones()
+    first = ikcore.solve_batch(chain, standard_targets(20))
+    again = ikcore.solve_batch(chain, first.positions[:, -1], starts=first.rotations)
+    assert (again.iterations == 0).all() and all(again.converged)
+    assert np.abs(again.rotations - first.rotations).max() <= 1e-15
