@@ -120,7 +120,7 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
         For every invalid input, naming it (``targets[k]``, ``starts[k]``, ``poles[k]``, ...).
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations, **options)
-    targets = _checked_targets(chain, targets)
+    targets, goals = _checked_targets(chain, targets)
     count = len(targets)
     poles = _poles(chain, poles, count)
     if starts is None:
@@ -136,18 +136,25 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
         return _planar_legs(leg, settings, targets, poles, starts)
     if method == "fabrik" and count and chain.plan.free and poles[0] is None and load_numpy() is not None:
         from .solvers.fabrik import batched
-        copies = batched.solve(settings, targets, None if starts[0] is None else starts)
+        copies = batched.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
         return _finished(settings, copies, targets, starts, poles)
+    if method == "two_bone" and count and load_numpy() is not None:
+        from .solvers.two_bone import batched as legs
+        if legs.applies(chain):
+            rest = chain.plan.rest
+            frames = [rest if s is None else s for s in starts]
+            copies = legs.solve(settings, targets, _rows(goals, targets), None if poles[0] is None else _rows(None, poles),
+                                frames)
+            return _finished(settings, copies, targets, starts, poles)
     solutions = [solution_of(problem, settings.module.run(problem))
                  for problem in (check_request(settings, t, s, pole=p) for t, s, p in zip(targets, starts, poles))]
     return _gathered(chain, [(s.frames, s.status, s.iterations, s.error) for s in solutions], settings)
 
 
 def _finished(settings, copies, targets, starts, poles):
-    """The :class:`BatchSolution` of a batched kernel's ``copies`` (see
-    :class:`~ikcore.solvers.fabrik.batched.Copies`): the copies it finished are converged; those it
-    handed over are solved here by the per-chain reference, from their start."""
-    status = [CONVERGED] * len(targets)
+    """The :class:`BatchSolution` of a batched kernel's ``copies`` (:class:`~ikcore.batched.copies.Copies`):
+    the copies it handed over are solved here by the per-chain reference, from their start."""
+    status = copies.status
     for k in np.flatnonzero(copies.handed).tolist():
         problem = check_request(settings, targets[k], starts[k], pole=poles[k])
         solution = solution_of(problem, settings.module.run(problem))
@@ -159,18 +166,43 @@ def _finished(settings, copies, targets, starts, poles):
 
 
 def _checked_targets(chain, targets):
-    """``targets`` as checked ``(x, y, z)`` tuples. An array ``(K, 3)`` of numbers is checked whole
-    (finite, within reach of the root as :func:`~ikcore.problem.check_target` asks); a row it
-    refuses, and anything else, goes through the check of each point, which names it."""
+    """``targets`` as checked ``(x, y, z)`` tuples, and with numpy as an array ``(K, 3)`` where it was
+    read as one (else ``None``). An array ``(K, 3)`` of numbers (or a sequence numpy reads as one)
+    is checked whole (finite, within reach of the root as :func:`~ikcore.problem.check_target`
+    asks); a row it refuses, and anything else, goes through the check of each point, which names
+    it."""
+    if load_numpy() is not None and isinstance(targets, (list, tuple)) and _plain_numbers(targets):
+        try:
+            targets = np.array(targets, dtype=float)
+        except ValueError:
+            pass  # Rows of differing lengths: the check of each point names the one at fault.
     if load_numpy() is not None and isinstance(targets, np.ndarray) and targets.ndim == 2 \
             and targets.shape[1] == 3 and targets.dtype.kind in "iuf":
         rows = targets.astype(float)
         with np.errstate(over="ignore", invalid="ignore"):
             near = np.hypot.reduce(rows - chain.points[0], axis=1) <= FARTHEST
         if near.all():
-            return list(map(tuple, rows.tolist()))
+            return list(map(tuple, rows.tolist())), rows
     targets = _list_of(targets, "targets", "a sequence of (x, y, z) points")
-    return [check_target(chain, t, f"targets[{k}]") for k, t in enumerate(targets)]
+    return [check_target(chain, t, f"targets[{k}]") for k, t in enumerate(targets)], None
+
+
+def _rows(rows, points):
+    """``points`` as an array ``(K, 3)``: ``rows`` where given, one point repeated as a view."""
+    if rows is not None:
+        return rows
+    if all(p is points[0] for p in points):
+        return np.broadcast_to(np.array(points[0], dtype=float), (len(points), 3))
+    return np.array(points, dtype=float).reshape(len(points), 3)
+
+
+def _plain_numbers(points):
+    """Whether ``points`` is a sequence of sequences of plain floats and ints (no bools, which the
+    check of each point refuses), which numpy can read as one array."""
+    try:
+        return set(map(type, concatenated.from_iterable(points))) <= {float, int}
+    except TypeError:
+        return False
 
 
 def _poles(chain, poles, count):

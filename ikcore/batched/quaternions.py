@@ -63,3 +63,32 @@ def along(points, lengths, directions, worlds=None):
     rotations = placed.copy()
     rotations[:, 1:] = multiply(conjugate(placed[:, :-1]), placed[:, 1:])
     return rotations, placed
+
+
+def cross(a, b):
+    """The cross products ``a x b`` of vectors in the last axis (either may be one vector)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    np.subtract(a1 * b2, a2 * b1, out=out[..., 0])
+    np.subtract(a2 * b0, a0 * b2, out=out[..., 1])
+    np.subtract(a0 * b1, a1 * b0, out=out[..., 2])
+    return out
+
+
+def turn(q, v):
+    """``v`` rotated by the unit quaternions ``q``: ``v + 2w (u x v) + 2 u x (u x v)``, ``u`` the
+    vector part (:func:`ikcore.kinematics.turn`)."""
+    u = q[..., 1:]
+    t = cross(u, v)
+    t *= 2.0
+    out = cross(u, t)
+    out += v
+    out += q[..., :1] * t
+    return out
+
+
+def about(axis, angles):
+    """Rotations by ``angles`` about the unit ``axis``: ``(cos(a/2), axis sin(a/2))``."""
+    half = 0.5 * np.asarray(angles)
+    return np.concatenate((np.cos(half)[..., None], np.sin(half)[..., None] * np.asarray(axis)), axis=-1)

@@ -9,7 +9,9 @@
 chain converges).
 
 ``legs``: the legs of :mod:`legs_block` (planar spider legs for the batched
-``two_bone`` and its kernel, a limited three-bone leg for the batched FABRIK),
+``two_bone`` and its kernel, ball-hip legs with a pole for the batched
+``two_bone`` with numpy, without it and for a loop of ``solve``, a limited
+three-bone leg for the batched FABRIK),
 per leg against the bare two-bone kernel, in CPython and in Pyodide under Node,
 each kind timed in turn with the bare kernel.
 """
@@ -80,9 +82,14 @@ def section(cfg):
 
 
 #: Legs per batch: a crowd of a hundred spiders (FABRIK's limited legs: fewer, each takes longer).
-LEGS = {"bare": 800, "kernel": 800, "two_bone": 800, "fabrik": 100}
+LEGS = {"bare": 800, "kernel": 800, "two_bone": 800, "ball_leg": 800, "ball_leg_lists": 800, "ball_leg_loop": 800,
+        "fabrik": 100}
 LABELS = {"bare": "bare two-bone kernel (floor)", "kernel": "PlanarLeg.solve (two_bone kernel)",
-          "two_bone": "solve_batch two_bone, planar legs", "fabrik": "solve_batch fabrik, limited 3-bone legs"}
+          "two_bone": "solve_batch two_bone, planar legs",
+          "ball_leg": "solve_batch two_bone, ball-hip legs with a pole (numpy kernel where numpy is)",
+          "ball_leg_lists": "solve_batch two_bone, ball-hip legs with a pole, without numpy",
+          "ball_leg_loop": "loop of solve two_bone, ball-hip legs with a pole",
+          "fabrik": "solve_batch fabrik, limited 3-bone legs"}
 
 
 def _legs_rounds(time_legs, reps, rounds):

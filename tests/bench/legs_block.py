@@ -9,6 +9,12 @@ The legs of the crowd benchmark:
 - a **limited leg** of three bones (a ball hip limited to a 100 degree cone and
   45 degrees of twist, a knee hinge 0..150, an ankle hinge -45..45 about the
   same axis), for the batched FABRIK;
+- a **ball leg** of two bones (a ball hip limited to a 100 degree cone, free
+  to twist, and a knee hinge 0..150 about x), not planar, for the batched
+  ``two_bone`` with a pole in front of the knee: ``ball_leg`` through
+  ``ikcore.solve_batch`` (its numpy kernel where numpy is present),
+  ``ball_leg_lists`` through it without numpy, and ``ball_leg_loop``, a loop
+  of ``ikcore.solve``;
 - the **bare kernel** (:func:`bare_two_bone`): the law of cosines, the pole's
   plane, the knee and foot points, over flat float lists, with no rotations,
   limits or status: the floor for this work in this interpreter.
@@ -50,6 +56,16 @@ def limited_leg():
     x = (1.0, 0.0, 0.0)
     return Chain([(0.0, 0.0, 0.0), (0.0, -0.45, 0.0), (0.0, -0.87, 0.0), (0.0, -1.0, 0.0)],
                  [BallSocket(100.0, -45.0, 45.0), Hinge(x, 0.0, 150.0), Hinge(x, -45.0, 45.0)])
+
+
+#: In front of the ball leg's knee.
+BALL_POLE = (0.0, -0.45, 1.0)
+
+
+def ball_leg():
+    """Two bones down -y: a ball hip limited to a 100 degree cone (free to twist), a knee hinged about x."""
+    return Chain([(0.0, 0.0, 0.0), (0.0, -0.45, 0.0), (0.0, -0.87, 0.0)],
+                 [BallSocket(100.0), Hinge((1.0, 0.0, 0.0), 0.0, 150.0)])
 
 
 def targets(chain, count, seed=SEED):
@@ -111,10 +127,34 @@ def _runner(kind, count):
             leg.solve(count, columns, poles, ([rest[0]] * count, [rest[1]] * count), 1e-3 * chain.reach, out)
             return out.status
         return run, lambda status: status.count(0)
+    if kind.startswith("ball_leg"):
+        return _ball_legs(kind, count)
     chain = planar_leg() if kind == "two_bone" else limited_leg()
     goals = targets(chain, count)
     method, pole = ("two_bone", POLE) if kind == "two_bone" else ("fabrik", None)
     return (lambda: ikcore.solve_batch(chain, goals, method, poles=pole)), lambda b: b.status.count("converged")
+
+
+def _ball_legs(kind, count):
+    """The ball leg's ``(run, converged)`` (see the module docstring): through solve_batch, with numpy
+    where it is present (``ball_leg``) or without (``ball_leg_lists``), or a loop of solve."""
+    chain = ball_leg()
+    goals = targets(chain, count)
+    if kind == "ball_leg_loop":
+        return (lambda: [ikcore.solve(chain, t, "two_bone", pole=BALL_POLE) for t in goals]), \
+            lambda sols: sum(s.converged for s in sols)
+    if kind == "ball_leg_lists":
+        from ikcore import batch
+
+        def run():
+            numpy, batch.np = batch.np, None
+            try:
+                return ikcore.solve_batch(chain, goals, "two_bone", poles=BALL_POLE)
+            finally:
+                batch.np = numpy
+        return run, lambda b: b.status.count("converged")
+    return (lambda: ikcore.solve_batch(chain, goals, "two_bone", poles=BALL_POLE)), \
+        lambda b: b.status.count("converged")
 
 
 def _clock():

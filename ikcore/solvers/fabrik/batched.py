@@ -30,9 +30,11 @@ import math
 
 import numpy as np
 
+from ...batched.copies import Copies
 from ...batched.quaternions import along
 from ...batched.watch import Watches
 from .. import degenerate
+from ...solution import CONVERGED
 from ..restarts import FREE_HORIZON, NEAR_FULL_REACH
 from . import HORIZON, WINDOW
 
@@ -41,43 +43,27 @@ from . import HORIZON, WINDOW
 ON_ROOT = 1e-9
 
 
-class Copies:
-    """What the kernel leaves for each copy.
-
-    Attributes
-    ----------
-    points : ndarray (K, N + 1, 3)
-    rotations : ndarray (K, N, 4)
-    iterations : ndarray (K,) of int
-    error : ndarray (K,)
-    handed : ndarray (K,) of bool
-        The copies the reference must solve; their other fields mean nothing.
-    """
-
-    def __init__(self, points, rotations, iterations, error, handed):
-        self.points, self.rotations, self.iterations, self.error, self.handed = \
-            points, rotations, iterations, error, handed
-
-
-def solve(settings, targets, starts):
+def solve(settings, targets, goals, starts):
     """FABRIK on K copies of ``settings.chain`` (without limits; see the module docstring).
 
     Parameters
     ----------
     settings : Settings
     targets : list of K (x, y, z)
+    goals : ndarray (K, 3)
+        The same targets.
     starts : list of K Frames, or None
         Each copy's start pose; ``None``: every copy starts from the rest pose.
 
     Returns
     -------
     Copies
+        Every copy the kernel finishes is converged.
     """
     chain, tol = settings.chain, settings.tolerance
     count, n = len(targets), chain.size
     rest = chain.plan.rest
     frames = [rest] * count if starts is None else starts
-    goals = np.array(targets, dtype=float).reshape(count, 3)
     start = _points(frames, count, n)
     # The start's error and the target's distance, measured as Problem measures them.
     root = chain.points[0]
@@ -106,7 +92,8 @@ def solve(settings, targets, starts):
         directions, worlds = _reference(frames, done, starts is None, rest, n)
         rotations[done] = along(final[done], np.array(chain.lengths), directions, worlds)[0]
     offset = final[:, -1] - goals
-    return Copies(final, rotations, iterations, np.sqrt(np.einsum("kj,kj->k", offset, offset)), handed)
+    return Copies(final, rotations, [CONVERGED] * count, iterations, np.sqrt(np.einsum("kj,kj->k", offset, offset)),
+                  handed)
 
 
 def _iterate(points, active, goals, watches, chain, cap, iterations, handed):
