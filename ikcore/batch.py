@@ -134,10 +134,11 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
     leg = planar_leg(chain) if method == "two_bone" else None
     if leg is not None:
         return _planar_legs(leg, settings, targets, poles, starts)
-    if method == "fabrik" and count and chain.plan.free and poles[0] is None and load_numpy() is not None:
+    if method == "fabrik" and count and poles[0] is None and load_numpy() is not None:
         from .solvers.fabrik import batched
-        copies = batched.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
-        return _finished(settings, copies, targets, starts, poles)
+        if batched.applies(chain):
+            copies = batched.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
+            return _finished(settings, copies, targets, starts, poles)
     if method == "two_bone" and count and load_numpy() is not None:
         from .solvers.two_bone import batched as legs
         if legs.applies(chain):

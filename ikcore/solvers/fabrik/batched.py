@@ -1,4 +1,5 @@
-"""FABRIK over K copies of a chain without limits at once, on numpy arrays.
+"""FABRIK over K copies of a chain at once, on numpy arrays: chains without limits, and chains of
+twist-free cones about a straight rest line (:mod:`.batched_cones`).
 
 The points of all copies sit in one joint-major array ``P`` of shape
 ``(N + 1, K, 3)``, so each step of a pass is a few array operations over every
@@ -21,8 +22,10 @@ or on the root (:data:`ON_ROOT`),
 whose start is straight on the target's line (bent first,
 :mod:`~ikcore.solvers.degenerate`), whose progress stalls (the reference
 restarts it: the stall watch of :mod:`ikcore.batched.watch` tells when) or
-that run out of iterations (the reference returns its best pose), and any
-whose passes meet a point on its neighbour. A copy whose start meets its
+that run out of iterations (the reference returns its best pose), any whose
+passes meet a point on its neighbour, and, on a chain with a cone whose rim
+the kernel does not meet (see :class:`.batched_cones.ConePasses`), any that
+meets its target with a bone on a rim. A copy whose start meets its
 target is returned as it is, in 0 iterations.
 """
 
@@ -37,6 +40,8 @@ from .. import degenerate
 from ...solution import CONVERGED
 from ..restarts import FREE_HORIZON, NEAR_FULL_REACH
 from . import HORIZON, WINDOW
+from .batched_cones import ConePasses
+from .points import cones_of
 
 #: A target this near the root (a fraction of the reach) is met as well by every pose turned about
 #: the root, and the passes' rounding picks which: such a copy is handed over.
@@ -44,7 +49,7 @@ ON_ROOT = 1e-9
 
 
 def solve(settings, targets, goals, starts):
-    """FABRIK on K copies of ``settings.chain`` (without limits; see the module docstring).
+    """FABRIK on K copies of ``settings.chain`` (one :func:`applies` takes; see the module docstring).
 
     Parameters
     ----------
@@ -70,19 +75,16 @@ def solve(settings, targets, goals, starts):
     error = np.array([math.dist(f.points[-1], t) for f, t in zip(frames, targets)])
     distance = np.array([math.dist(t, root) for t in targets])
     met = error <= tol
-    margin = settings.edge_margin
-    handed = ~met & ((distance >= chain.reach - margin) | (distance >= chain.reach)
-                     | ((chain.min_reach > 0.0) & (distance <= chain.min_reach + margin))
-                     | (distance <= ON_ROOT * chain.reach))
+    handed = ~met & _edges(settings, distance)
     handed |= _straight(chain, frames, targets, goals, ~met & ~handed, starts is None)
     points = start.copy()
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
     if len(active):
-        near = (NEAR_FULL_REACH * chain.reach <= distance[active]) & (distance[active] <= chain.reach)
-        watches = Watches(error[active], tol, np.where(near, 3, WINDOW), np.where(near, 12, min(HORIZON, FREE_HORIZON)),
-                          0.01)
-        _iterate(points, active, goals, watches, chain, settings.max_iterations, iterations, handed)
+        windows, horizons = _watch_settings(chain, distance[active])
+        passes = FreePasses(chain) if chain.plan.free else ConePasses(chain.plan.layouts[cones_of])
+        _iterate(points, active, goals, Watches(error[active], tol, windows, horizons, 0.01), passes,
+                 settings.max_iterations, iterations, handed)
     done = ~met & ~handed
     bones = points.transpose(1, 0, 2)
     final = np.ascontiguousarray(bones)
@@ -96,26 +98,52 @@ def solve(settings, targets, goals, starts):
                   handed)
 
 
-def _iterate(points, active, goals, watches, chain, cap, iterations, handed):
+def applies(chain):
+    """Whether the kernel takes ``chain``: no limits, or twist-free cones about a straight rest line
+    (the chains FABRIK solves on points alone, :mod:`.points`)."""
+    return chain.plan.free or chain.plan.layouts[cones_of] is not None
+
+
+def _edges(settings, distance):
+    """Per copy, whether its target lies where the reference leaves the passes at once: out of reach
+    or, for a chain without limits, within the tolerance of an edge of it (the nearest pose in one
+    step); nearer the root than the chain folds (the passes aim at the nearest point); on the root."""
+    chain, margin = settings.chain, settings.edge_margin
+    out = (distance >= chain.reach) | (distance < chain.min_reach) | (distance <= ON_ROOT * chain.reach)
+    if chain.plan.free:
+        out |= (distance >= chain.reach - margin) | ((chain.min_reach > 0.0) & (distance <= chain.min_reach + margin))
+    return out
+
+
+def _watch_settings(chain, distance):
+    """Each copy's stall watch window and horizon (:func:`~ikcore.solvers.restarts.watch_settings`)."""
+    if not chain.plan.free:
+        return np.full(len(distance), WINDOW), np.full(len(distance), HORIZON)
+    near = (NEAR_FULL_REACH * chain.reach <= distance) & (distance <= chain.reach)
+    return np.where(near, 3, WINDOW), np.where(near, 12, min(HORIZON, FREE_HORIZON))
+
+
+def _iterate(points, active, goals, watches, passes, cap, iterations, handed):
     """The passes on the copies ``active`` until each meets its target or is handed over (see the
-    module docstring). ``points`` (N + 1, K, 3) holds the start on entry and the met poses on exit."""
-    lengths = [float(v) for v in chain.lengths]
-    root = np.array(chain.points[0], dtype=float)
+    module docstring). ``points`` (N + 1, K, 3) holds the start on entry and the met poses on exit.
+    A copy that meets its target with a bone on its cone's rim is handed over where the passes say
+    its rims cannot be met (``rims_met``: see :class:`.batched_cones.ConePasses`)."""
     p = np.ascontiguousarray(points[:, active])
     t = goals[active]
-    n = len(lengths)
     it = 0
     while len(active):
         it += 1
         # A point on its neighbour divides by zero: its copy's error turns NaN, and it is handed over.
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            _backward(p, lengths, t)
-            _forward(p, lengths, root)
-            e = p[n] - t
+            effector, inside = passes.step(p, t)
+            e = effector - t
             error = np.sqrt(np.einsum("kj,kj->k", e, e))
         met = error <= watches.goal
         stalled = watches.update(error) & ~met
         lost = ~np.isfinite(error)
+        if not passes.rims_met:
+            lost |= met & ~inside
+            met &= inside
         leave = met | stalled | lost | (it >= cap)
         if not leave.any():
             continue
@@ -125,6 +153,24 @@ def _iterate(points, active, goals, watches, chain, cap, iterations, handed):
         keep = ~leave
         p, t, active = np.ascontiguousarray(p[:, keep]), t[keep], active[keep]
         watches.keep(keep)
+
+
+class FreePasses:
+    """The passes of a chain without limits over K copies (see the module docstring)."""
+
+    def __init__(self, chain):
+        self.lengths = [float(v) for v in chain.lengths]
+        self.root = np.array(chain.points[0], dtype=float)
+
+    #: No cone, no rim.
+    rims_met = True
+
+    def step(self, p, target):
+        """One iteration on the points ``p`` toward ``target`` (K, 3): the effectors, and per copy
+        True (no limit to leave)."""
+        _backward(p, self.lengths, target)
+        _forward(p, self.lengths, self.root)
+        return p[-1], np.True_
 
 
 def _backward(p, lengths, target):
