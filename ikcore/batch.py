@@ -5,10 +5,14 @@ checked once for the whole batch. Some are solved all at once:
 
 - planar legs under ``two_bone`` (two hinges about one axis:
   :mod:`ikcore.solvers.two_bone.planar`), over flat lists, with or without numpy;
-- with numpy, FABRIK on a chain without limits and without poles
-  (:mod:`ikcore.solvers.fabrik.batched`): the kernel runs the plain passes over
-  every copy at once and hands the copies that would leave them (a stall, an
-  edge of the reach, a straight start) to the per-chain reference.
+- with numpy, FABRIK without poles on a chain without limits, of twist-free
+  cones about a straight line (:mod:`ikcore.solvers.fabrik.batched`) or of
+  hinges (:mod:`ikcore.solvers.fabrik.batched_framed`): the kernel runs the
+  plain passes over every copy at once and hands the copies that would leave
+  them (a stall, an edge of the reach, a straight start, a hand-over to damped
+  least squares) to the per-chain reference;
+- with numpy, ``two_bone`` on legs of a hinge knee under a free, hinge or cone
+  hip (:mod:`ikcore.solvers.two_bone.batched`), the same way.
 
 Each kernel is held to the per-chain reference by tests (the same status,
 points within ``1e-9`` of the reach, iterations within one). The results come
@@ -135,10 +139,11 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
     if leg is not None:
         return _planar_legs(leg, settings, targets, poles, starts)
     if method == "fabrik" and count and poles[0] is None and load_numpy() is not None:
-        from .solvers.fabrik import batched
-        if batched.applies(chain):
-            copies = batched.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
-            return _finished(settings, copies, targets, starts, poles)
+        from .solvers.fabrik import batched, batched_framed
+        for kernel in (batched, batched_framed):
+            if kernel.applies(chain):
+                copies = kernel.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
+                return _finished(settings, copies, targets, starts, poles)
     if method == "two_bone" and count and load_numpy() is not None:
         from .solvers.two_bone import batched as legs
         if legs.applies(chain):

@@ -69,19 +69,19 @@ def solve(settings, targets, goals, starts):
     count, n = len(targets), chain.size
     rest = chain.plan.rest
     frames = [rest] * count if starts is None else starts
-    start = _points(frames, count, n)
+    start = start_points(frames, count, n)
     # The start's error and the target's distance, measured as Problem measures them.
     root = chain.points[0]
     error = np.array([math.dist(f.points[-1], t) for f, t in zip(frames, targets)])
     distance = np.array([math.dist(t, root) for t in targets])
     met = error <= tol
-    handed = ~met & _edges(settings, distance)
-    handed |= _straight(chain, frames, targets, goals, ~met & ~handed, starts is None)
+    handed = ~met & edges(settings, distance)
+    handed |= straight_starts(chain, frames, targets, goals, ~met & ~handed, starts is None)
     points = start.copy()
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
     if len(active):
-        windows, horizons = _watch_settings(chain, distance[active])
+        windows, horizons = watch_settings(chain, distance[active])
         passes = FreePasses(chain) if chain.plan.free else ConePasses(chain.plan.layouts[cones_of])
         _iterate(points, active, goals, Watches(error[active], tol, windows, horizons, 0.01), passes,
                  settings.max_iterations, iterations, handed)
@@ -89,7 +89,7 @@ def solve(settings, targets, goals, starts):
     bones = points.transpose(1, 0, 2)
     final = np.ascontiguousarray(bones)
     rotations = np.empty((count, n, 4))
-    rotations[met] = _array([frames[k].rotations for k in np.flatnonzero(met)], (int(met.sum()), n, 4))
+    rotations[met] = as_array([frames[k].rotations for k in np.flatnonzero(met)], (int(met.sum()), n, 4))
     if done.any():
         directions, worlds = _reference(frames, done, starts is None, rest, n)
         rotations[done] = along(final[done], np.array(chain.lengths), directions, worlds)[0]
@@ -104,7 +104,7 @@ def applies(chain):
     return chain.plan.free or chain.plan.layouts[cones_of] is not None
 
 
-def _edges(settings, distance):
+def edges(settings, distance):
     """Per copy, whether its target lies where the reference leaves the passes at once: out of reach
     or, for a chain without limits, within the tolerance of an edge of it (the nearest pose in one
     step); nearer the root than the chain folds (the passes aim at the nearest point); on the root."""
@@ -115,7 +115,7 @@ def _edges(settings, distance):
     return out
 
 
-def _watch_settings(chain, distance):
+def watch_settings(chain, distance):
     """Each copy's stall watch window and horizon (:func:`~ikcore.solvers.restarts.watch_settings`)."""
     if not chain.plan.free:
         return np.full(len(distance), WINDOW), np.full(len(distance), HORIZON)
@@ -199,7 +199,7 @@ def _forward(p, lengths, root):
         np.add(p[i], d, out=p[i + 1])
 
 
-def _straight(chain, frames, targets, goals, asked, from_rest):
+def straight_starts(chain, frames, targets, goals, asked, from_rest):
     """Per copy, whether :func:`ikcore.solvers.degenerate.straight` finds its start and target on one
     line (asked only for the copies ``asked``). From the rest pose, only targets near the rest's
     line (within twice the test's distance, measured on arrays) are asked one by one."""
@@ -219,11 +219,11 @@ def _straight(chain, frames, targets, goals, asked, from_rest):
     return out
 
 
-def _points(frames, count, n):
+def start_points(frames, count, n):
     """The start points of ``frames``, joint-major: ``(N + 1, K, 3)``."""
     if count and all(f is frames[0] for f in frames):
         return np.repeat(np.array(frames[0].points, dtype=float)[:, None, :], count, axis=1)
-    return _array([f.points for f in frames], (count, n + 1, 3)).transpose(1, 0, 2).copy()
+    return as_array([f.points for f in frames], (count, n + 1, 3)).transpose(1, 0, 2).copy()
 
 
 def _reference(frames, rows, from_rest, rest, n):
@@ -232,10 +232,10 @@ def _reference(frames, rows, from_rest, rest, n):
     if from_rest:
         return np.array(rest.directions, dtype=float), np.array(rest.worlds, dtype=float)
     picked = [frames[k] for k in np.flatnonzero(rows)]
-    return (_array([f.directions for f in picked], (len(picked), n, 3)),
-            _array([f.worlds for f in picked], (len(picked), n, 4)))
+    return (as_array([f.directions for f in picked], (len(picked), n, 3)),
+            as_array([f.worlds for f in picked], (len(picked), n, 4)))
 
 
-def _array(rows, shape):
+def as_array(rows, shape):
     """Nested rows of floats as one array of ``shape``."""
     return np.array(rows, dtype=float).reshape(shape)

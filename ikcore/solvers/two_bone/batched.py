@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from ...batched.copies import Copies
+from ...batched.hinges import clamped, signed_angle
 from ...batched.quaternions import about, cross, multiply, turn
 from ...plan import BALL, FREE, HINGE
 from ...solution import CONVERGED, STALLED, UNREACHABLE
@@ -155,14 +156,14 @@ def _candidate(chain, theta, u, side, handed):
     hip, knee = chain.plan.joints
     l1, l2 = chain.lengths
     d0, d1 = (np.array(d) for d in chain.directions)
-    q1 = about(knee.axis, _clamped(knee.range, theta))
+    q1 = about(knee.axis, clamped(knee.range, theta))
     tip, n = _unit(d0 * l1 + turn(q1, d1) * l2)
     handed |= ~(n > 1e-9 * chain.reach)
     if hip.kind == HINGE:
-        q0 = about(hip.axis, _clamped(hip.range, _signed_angle(np.array(hip.axis), tip, u)))
+        q0 = about(hip.axis, clamped(hip.range, signed_angle(np.array(hip.axis), tip, u)))
     else:
         base = _arc(tip, u, handed)
-        preferred = _signed_angle(u, turn(base, d0), side)
+        preferred = signed_angle(u, turn(base, d0), side)
         swivel = preferred if hip.kind == FREE else _in_cone(hip, base, u, preferred)
         q0 = multiply(about(u, swivel), base)
     q = np.stack((q0, q1), axis=1)
@@ -171,13 +172,13 @@ def _candidate(chain, theta, u, side, handed):
         if joint.kind == HINGE:
             # The hinge's clamp: its angle read back, 2 atan2(v . a, w), clamped into the range.
             angle = 2.0 * np.arctan2(q[:, i, 1:] @ np.array(joint.axis), q[:, i, 0])
-            q[:, i] = about(joint.axis, _clamped(joint.range, angle))
+            q[:, i] = about(joint.axis, clamped(joint.range, angle))
         elif joint.kind == BALL:
-            q[:, i] = _in_cone_clamped(joint, q[:, i])
+            q[:, i] = _in_coneclamped(joint, q[:, i])
     return q
 
 
-def _in_cone_clamped(joint, q):
+def _in_coneclamped(joint, q):
     """Rotations ``q`` whose bone leaves a twist-free cone, their swing scaled into it
     (:meth:`ikcore.BallSocket.clamp`): ``q = swing twist``, the twist ``(w, p d) / sqrt(w^2 + p^2)``
     with ``p = v . d``; a swing past the cone keeps its axis across the bone and takes the cone's
@@ -232,26 +233,6 @@ def _weigh(chain, side, one, other):
     first_is_one = leans[0] | ~leans[1]
     take_other = np.where(first_is_one, other[2] < one[2] - tie, ~(one[2] < other[2] - tie))
     return tuple(np.where(take_other.reshape((-1,) + (1,) * (a.ndim - 1)), b, a) for a, b in zip(one, other))
-
-
-def _clamped(limits, angles):
-    """``angles`` clamped into the arc ``limits`` (:meth:`ikcore.constraints.AngleRange.clamp`)."""
-    if limits.full:
-        return angles
-    lo, hi, turn_ = limits.lo, limits.hi, 2.0 * math.pi
-    t = lo + np.fmod(angles - lo, turn_)
-    t = np.where(t < lo, t + turn_, t)
-    out = np.where(t <= hi, t, np.where(t - hi <= lo + turn_ - t, hi, lo))
-    return np.where((lo <= angles) & (angles <= hi), angles, out)
-
-
-def _signed_angle(axis, a, b):
-    """The angle about ``axis`` that turns ``a`` nearest to ``b``, row by row
-    (:func:`ikcore.solvers.fabrik.framed.signed_angle`)."""
-    axis = np.broadcast_to(axis, a.shape)
-    s = np.einsum("kj,kj->k", axis, cross(a, b))
-    c = np.einsum("kj,kj->k", a, b) - np.einsum("kj,kj->k", axis, a) * np.einsum("kj,kj->k", axis, b)
-    return np.where(np.abs(s) + np.abs(c) > 1e-12, np.arctan2(s, c), 0.0)
 
 
 def _arc(s, b, handed):
