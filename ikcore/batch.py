@@ -14,6 +14,8 @@ checked once for the whole batch. Some are solved all at once:
 - with numpy, ``two_bone`` on legs of a hinge knee under a free, hinge or cone
   hip (:mod:`ikcore.solvers.two_bone.batched`), the same way.
 
+A batch smaller than :data:`MIN_COPIES` loops solve instead of a kernel.
+
 Each kernel is held to the per-chain reference by tests (the same status,
 points within ``1e-9`` of the reach, iterations within one). The results come
 back together, as a :class:`BatchSolution`: arrays with numpy (imported on the
@@ -28,6 +30,10 @@ from .kinematics import pose_of
 from .problem import FARTHEST, check_request, check_settings, check_target
 from .solution import CONVERGED, STATUSES, solution_of
 from .solvers.two_bone.planar import Legs, planar_leg
+
+#: Fewest copies the batched kernels take, per method: a smaller batch loops solve, which is faster
+#: there (crossovers measured with tests/bench/batched.py and tests/bench/legs_block.py).
+MIN_COPIES = {"fabrik": 200, "two_bone": 64}
 
 # numpy is optional and imported on the first batch: None when it is missing.
 _UNSET = object()
@@ -138,13 +144,13 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
     leg = planar_leg(chain) if method == "two_bone" else None
     if leg is not None:
         return _planar_legs(leg, settings, targets, poles, starts)
-    if method == "fabrik" and count and poles[0] is None and load_numpy() is not None:
+    if method == "fabrik" and count >= MIN_COPIES[method] and poles[0] is None and load_numpy() is not None:
         from .solvers.fabrik import batched, batched_framed
         for kernel in (batched, batched_framed):
             if kernel.applies(chain):
                 copies = kernel.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
                 return _finished(settings, copies, targets, starts, poles)
-    if method == "two_bone" and count and load_numpy() is not None:
+    if method == "two_bone" and count >= MIN_COPIES[method] and load_numpy() is not None:
         from .solvers.two_bone import batched as legs
         if legs.applies(chain):
             rest = chain.plan.rest

@@ -7,14 +7,22 @@ reference (stalls, restarts, edges of the reach, straight starts, the cap).
 """
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ikcore
+from ikcore import batch as batch_module
 from ikcore.problem import check_settings
 from ikcore.solvers.fabrik import batched, batched_framed
 
 from .strategies import chains, directions, quaternions, targets
+
+
+@pytest.fixture(autouse=True)
+def every_batch_to_the_kernels(monkeypatch):
+    """Batches of any size go to the kernels (solve_batch loops solve below MIN_COPIES)."""
+    monkeypatch.setattr(batch_module, "MIN_COPIES", {"fabrik": 1, "two_bone": 1})
 
 
 def held(chain, got, sols, turns=1e-6):

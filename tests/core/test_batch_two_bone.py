@@ -21,7 +21,7 @@ from ikcore.problem import check_settings
 from ikcore.solvers.two_bone import batched
 
 from .strategies import directions, quaternions, targets
-from .test_batch_fabrik import held
+from .test_batch_fabrik import every_batch_to_the_kernels, held  # noqa: F401 (a fixture for every test)
 
 degrees = st.floats(-200.0, 200.0, allow_nan=False)
 
