@@ -6,6 +6,8 @@ paths are checked: copies the kernel finishes and copies it hands over to the
 reference (stalls, restarts, edges of the reach, straight starts, the cap).
 """
 
+import inspect
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -198,3 +200,8 @@ def test_a_planar_arm_of_hinges_takes_both_paths():
     handed = batched_framed.solve(settings, [tuple(t) for t in tgts.tolist()], tgts, None).handed
     assert 20 < handed.sum() < len(tgts) - 20
     held(chain, ikcore.solve_batch(chain, tgts), reference(chain, tgts.tolist()))
+
+
+def test_the_watch_keeps_the_reference_rate():
+    from ikcore.solvers import loop
+    assert batched.RATE == inspect.signature(loop.iterate).parameters["rate"].default

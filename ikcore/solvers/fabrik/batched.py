@@ -17,9 +17,9 @@ turns them for one chain.
 whose solve by :func:`ikcore.solvers.fabrik.run` would leave them is *handed
 over*: the caller solves it by the reference from its start, so its result is
 the reference's own. Handed over are the copies whose target lies out of
-reach or within the tolerance of an edge of it (the nearest pose in one step)
-or on the root (:data:`ON_ROOT`),
-whose start is straight on the target's line (bent first,
+reach, nearer the root than the chain folds, within the tolerance of an edge
+of the reach (a chain without limits: the nearest pose in one step) or on the
+root (:data:`ON_ROOT`), whose start is straight on the target's line (bent first,
 :mod:`~ikcore.solvers.degenerate`), whose progress stalls (the reference
 restarts it: the stall watch of :mod:`ikcore.batched.watch` tells when) or
 that run out of iterations (the reference returns its best pose), any whose
@@ -36,8 +36,8 @@ import numpy as np
 from ...batched.copies import Copies
 from ...batched.quaternions import along
 from ...batched.watch import Watches
-from .. import degenerate
 from ...solution import CONVERGED
+from .. import degenerate
 from ..restarts import FREE_HORIZON, NEAR_FULL_REACH
 from . import HORIZON, WINDOW
 from .batched_cones import ConePasses
@@ -46,6 +46,9 @@ from .points import cones_of
 #: A target this near the root (a fraction of the reach) is met as well by every pose turned about
 #: the root, and the passes' rounding picks which: such a copy is handed over.
 ON_ROOT = 1e-9
+#: The fall of the best error the stall watch counts as progress: the rate
+#: :func:`~ikcore.solvers.loop.iterate` watches FABRIK with.
+RATE = 0.01
 
 
 def solve(settings, targets, goals, starts):
@@ -83,11 +86,10 @@ def solve(settings, targets, goals, starts):
     if len(active):
         windows, horizons = watch_settings(chain, distance[active])
         passes = FreePasses(chain) if chain.plan.free else ConePasses(chain.plan.layouts[cones_of])
-        _iterate(points, active, goals, Watches(error[active], tol, windows, horizons, 0.01), passes,
+        _iterate(points, active, goals, Watches(error[active], tol, windows, horizons, RATE), passes,
                  settings.max_iterations, iterations, handed)
     done = ~met & ~handed
-    bones = points.transpose(1, 0, 2)
-    final = np.ascontiguousarray(bones)
+    final = np.ascontiguousarray(points.transpose(1, 0, 2))
     rotations = np.empty((count, n, 4))
     rotations[met] = as_array([frames[k].rotations for k in np.flatnonzero(met)], (int(met.sum()), n, 4))
     if done.any():

@@ -34,7 +34,7 @@ from ...batched.watch import Watches
 from ...plan import HINGE
 from ...solution import CONVERGED
 from . import HORIZON, WINDOW, FramedSearch
-from .batched import as_array, edges, straight_starts
+from .batched import RATE, as_array, edges, straight_starts
 
 _IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 
@@ -62,7 +62,7 @@ def solve(settings, targets, goals, starts):
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
     if len(active):
-        watches = Watches(error[active], tol, np.full(len(active), WINDOW), np.full(len(active), HORIZON), 0.01)
+        watches = Watches(error[active], tol, np.full(len(active), WINDOW), np.full(len(active), HORIZON), RATE)
         _iterate(HingePasses(chain), state, active, goals, watches, settings.max_iterations, iterations, handed)
     rotations, _, points = (np.ascontiguousarray(part.transpose(1, 0, 2)) for part in state)
     offset = points[:, -1] - goals
