@@ -5,8 +5,8 @@ The leg: a hinge knee under a hip that is free, a hinge, or a twist-free cone
 the reference's steps (:mod:`ikcore.solvers.two_bone`) on arrays:
 
 - the triangle: ``u`` the unit direction to the target at ``d`` from the root,
-  ``d`` clamped into ``[|l1 - l2|, l1 + l2]``, the angles ``alpha`` and ``gamma``
-  (:func:`~ikcore.solvers.two_bone.triangle`);
+  ``d`` clamped into ``[|l1 - l2|, l1 + l2]``, the angle ``gamma`` between the
+  bones (:func:`~ikcore.solvers.two_bone.triangle`);
 - the bend direction ``k``: across ``u`` toward the pole, else the start's
   bend plane turned to hold ``u``;
 - the knee's two angles that make ``gamma``, ``theta = phi +- spread`` (the
@@ -62,7 +62,7 @@ def solve(settings, targets, goals, poles, starts):
     chain, tol = settings.chain, settings.tolerance
     count = len(targets)
     root = np.array(chain.points[0], dtype=float)
-    u, span, reach_, alpha, gamma, handed = _triangle(chain, goals - root)
+    u, span, distance, gamma, handed = _triangle(chain, goals - root)
     side = _side(chain, u, None if poles is None else poles - root, starts, handed)
     sides = []
     for theta in _knee_angles(chain, gamma):
@@ -77,7 +77,7 @@ def solve(settings, targets, goals, poles, starts):
     tie = 1e-12 * chain.reach
     met = error <= tol
     # Both sides miss the triangle (the reference weighs the ranges' ends), or the pose is worse than the start.
-    handed |= error > np.abs(reach_ - span) + tie
+    handed |= error > np.abs(distance - span) + tie
     handed |= ~met & (error > start_error + tie)
     status = [CONVERGED if m else (STALLED if chain.reachable(t) else UNREACHABLE)
               for m, t in zip(met.tolist(), targets)]
@@ -85,8 +85,8 @@ def solve(settings, targets, goals, poles, starts):
 
 
 def _triangle(chain, v):
-    """Per copy ``u``, the target's distance ``d``, ``d`` clamped into the shell, ``alpha``, ``gamma``
-    and whether it is handed over (a target on the root)."""
+    """Per copy ``u``, the target's distance ``d``, ``d`` clamped into the shell, ``gamma`` (the angle
+    between the bones) and whether it is handed over (a target on the root)."""
     l1, l2 = chain.lengths
     d = np.sqrt(np.einsum("kj,kj->k", v, v))
     handed = ~(d > 1e-9 * chain.reach)
@@ -95,15 +95,7 @@ def _triangle(chain, v):
     long, short = l1 + l2, l1 - l2
     gamma = 2.0 * np.arctan2(np.sqrt(np.maximum(0.0, (long - dc) * (long + dc))),
                              np.sqrt(np.maximum(0.0, (dc - short) * (dc + short))))
-    return u, d, dc, _alpha(l1, l2, dc), gamma, handed
-
-
-def _alpha(l1, l2, dc):
-    """The triangle's angle at the root, by its half angle (:func:`~ikcore.solvers.two_bone.triangle`)."""
-    long, short = l1 + l2, l1 - l2
-    alpha = 2.0 * np.arctan2(np.sqrt(np.maximum(0.0, (dc - short) * (long - dc))),
-                             np.sqrt(np.maximum(0.0, (dc + short) * (long + dc))))
-    return np.where(dc > 0.0, alpha, 0.0)
+    return u, d, dc, gamma, handed
 
 
 def _across(v, u):
