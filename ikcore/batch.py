@@ -186,8 +186,8 @@ def _checked_targets(chain, targets):
     if load_numpy() is not None and isinstance(targets, (list, tuple)) and _plain_numbers(targets):
         try:
             targets = np.array(targets, dtype=float)
-        except ValueError:
-            pass  # Rows of differing lengths: the check of each point names the one at fault.
+        except (ValueError, OverflowError):
+            pass  # Rows of differing lengths, an int past any float: the check of each point names it.
     if load_numpy() is not None and isinstance(targets, np.ndarray) and targets.ndim == 2 \
             and targets.shape[1] == 3 and targets.dtype.kind in "iuf":
         rows = targets.astype(float)

@@ -192,6 +192,7 @@ NAN = math.nan
     ((None, [(1, 1, 0)], "two_bone"), {}, "two_bone"),
     ((None, [(1, 1, 0)]), {"poles": [(0, 1, 0)] * 2}, "poles"),
     ((None, [(1e200, 1, 0)]), {}, r"targets\[0\]"),
+    ((None, [(1, 1, 0), (1, 1, 10 ** 400)]), {}, r"targets\[1\]\[2\]"),
     ((None, [(1, 1, 0)]), {"damping": 0.1}, "damping"),
 ])
 def test_bad_input(monkeypatch, use_numpy, args, kwargs, match):
