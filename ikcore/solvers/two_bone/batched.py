@@ -64,13 +64,16 @@ def solve(settings, targets, goals, poles, starts):
     root = np.array(chain.points[0], dtype=float)
     u, span, distance, gamma, handed = _triangle(chain, goals - root)
     side = _side(chain, u, None if poles is None else poles - root, starts, handed)
-    sides = []
-    for theta in _knee_angles(chain, gamma):
-        q = _candidate(chain, theta, u, side, handed)
-        points = _forward(chain, q)
-        e = points[:, 2] - goals
-        sides.append((q, points, np.sqrt(np.einsum("kj,kj->k", e, e))))
-    rotations, points, error = _weigh(chain, side, *sides)
+    # Both elbow sides at once: the first K rows one side, the last K the other.
+    both = np.zeros(2 * count, dtype=bool)
+    q = _candidate(chain, np.concatenate(_knee_angles(chain, gamma)), np.concatenate((u, u)),
+                   np.concatenate((side, side)), both)
+    handed |= both[:count] | both[count:]
+    points = _forward(chain, q)
+    e = points[:, 2] - np.concatenate((goals, goals))
+    error = np.sqrt(np.einsum("kj,kj->k", e, e))
+    rotations, points, error = _weigh(chain, side, *((q[rows], points[rows], error[rows])
+                                                      for rows in (slice(0, count), slice(count, None))))
     start = goals - (starts[0].points[-1] if all(f is starts[0] for f in starts)
                      else np.array([f.points[-1] for f in starts], dtype=float).reshape(count, 3))
     start_error = np.sqrt(np.einsum("kj,kj->k", start, start))
