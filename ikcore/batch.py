@@ -11,6 +11,8 @@ checked once for the whole batch. Some are solved all at once:
   plain passes over every copy at once and hands the copies that would leave
   them (a stall, an edge of the reach, a straight start, a hand-over to damped
   least squares) to the per-chain reference;
+- with numpy, CCD without poles on a chain without limits
+  (:mod:`ikcore.solvers.ccd_batched`), the same way;
 - with numpy, ``two_bone`` on legs of a hinge knee under a free, hinge or cone
   hip (:mod:`ikcore.solvers.two_bone.batched`), the same way.
 
@@ -33,7 +35,7 @@ from .solvers.two_bone.planar import Legs, planar_leg
 
 #: Fewest copies the batched kernels take, per method: a smaller batch loops solve, which is faster
 #: there (crossovers measured with tests/bench/batched.py and tests/bench/legs_block.py).
-MIN_COPIES = {"fabrik": 200, "two_bone": 64}
+MIN_COPIES = {"fabrik": 200, "ccd": 200, "two_bone": 64}
 
 # numpy is optional and imported on the first batch: None when it is missing.
 _UNSET = object()
@@ -150,6 +152,11 @@ def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tol
             if kernel.applies(chain):
                 copies = kernel.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
                 return _finished(settings, copies, targets, starts, poles)
+    if method == "ccd" and count >= MIN_COPIES[method] and poles[0] is None and load_numpy() is not None:
+        from .solvers import ccd_batched
+        if ccd_batched.applies(chain, settings):
+            copies = ccd_batched.solve(settings, targets, _rows(goals, targets), None if starts[0] is None else starts)
+            return _finished(settings, copies, targets, starts, poles)
     if method == "two_bone" and count >= MIN_COPIES[method] and load_numpy() is not None:
         from .solvers.two_bone import batched as legs
         if legs.applies(chain):

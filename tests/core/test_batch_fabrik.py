@@ -24,7 +24,7 @@ from .strategies import chains, directions, quaternions, targets
 @pytest.fixture(autouse=True)
 def every_batch_to_the_kernels(monkeypatch):
     """Batches of any size go to the kernels (solve_batch loops solve below MIN_COPIES)."""
-    monkeypatch.setattr(batch_module, "MIN_COPIES", {"fabrik": 1, "two_bone": 1})
+    monkeypatch.setattr(batch_module, "MIN_COPIES", {"fabrik": 1, "ccd": 1, "two_bone": 1})
 
 
 def held(chain, got, sols, turns=1e-6):
