@@ -73,13 +73,7 @@ def solve(settings, targets, goals, starts):
     rest = chain.plan.rest
     frames = [rest] * count if starts is None else starts
     start = start_points(frames, count, n)
-    # The start's error and the target's distance, measured as Problem measures them.
-    root = chain.points[0]
-    error = np.array([math.dist(f.points[-1], t) for f, t in zip(frames, targets)])
-    distance = np.array([math.dist(t, root) for t in targets])
-    met = error <= tol
-    handed = ~met & edges(settings, distance)
-    handed |= straight_starts(chain, frames, targets, goals, ~met & ~handed, starts is None)
+    error, distance, met, handed = opening(settings, frames, targets, goals, starts is None)
     points = start.copy()
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
@@ -236,6 +230,38 @@ def _reference(frames, rows, from_rest, rest, n):
     picked = [frames[k] for k in np.flatnonzero(rows)]
     return (as_array([f.directions for f in picked], (len(picked), n, 3)),
             as_array([f.worlds for f in picked], (len(picked), n, 4)))
+
+
+def opening(settings, frames, targets, goals, from_rest):
+    """Per copy, what the reference tells before its first step: the start's error and the target's
+    distance from the root (measured as :class:`~ikcore.problem.Problem` measures them), whether the
+    start meets the target, and whether the reference leaves the plain steps at once (:func:`edges`,
+    :func:`straight_starts`), so that the copy is handed over."""
+    chain = settings.chain
+    root = chain.points[0]
+    error = np.array([math.dist(f.points[-1], t) for f, t in zip(frames, targets)])
+    distance = np.array([math.dist(t, root) for t in targets])
+    met = error <= settings.tolerance
+    handed = ~met & edges(settings, distance)
+    handed |= straight_starts(chain, frames, targets, goals, ~met & ~handed, from_rest)
+    return error, distance, met, handed
+
+
+def frame_state(frames, count, n):
+    """The local rotations, world rotations and points of ``frames``, joint-major:
+    ``[(N, K, 4), (N, K, 4), (N + 1, K, 3)]``, the state a kernel that turns joints works on."""
+    return [as_array([f.rotations for f in frames], (count, n, 4)).transpose(1, 0, 2).copy(),
+            as_array([f.worlds for f in frames], (count, n, 4)).transpose(1, 0, 2).copy(),
+            as_array([f.points for f in frames], (count, n + 1, 3)).transpose(1, 0, 2).copy()]
+
+
+def frame_copies(state, goals, iterations, handed):
+    """What a kernel that turns joints leaves: :func:`frame_state`'s ``state`` (the met poses) per
+    copy, each met copy converged, its error measured from its points."""
+    rotations, _, points = (np.ascontiguousarray(part.transpose(1, 0, 2)) for part in state)
+    offset = points[:, -1] - goals
+    return Copies(points, rotations, [CONVERGED] * len(goals), iterations,
+                  np.sqrt(np.einsum("kj,kj->k", offset, offset)), handed)
 
 
 def as_array(rows, shape):

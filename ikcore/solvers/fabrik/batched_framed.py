@@ -23,18 +23,14 @@ error above :attr:`~.FramedSearch.SLOW` of the last): the reference hands it
 to damped least squares (:mod:`~ikcore.solvers.handover`).
 """
 
-import math
-
 import numpy as np
 
-from ...batched.copies import Copies
 from ...batched.hinges import rotation, signed_angle
 from ...batched.quaternions import conjugate, multiply, turn
 from ...batched.watch import Watches
 from ...plan import HINGE
-from ...solution import CONVERGED
 from . import HORIZON, WINDOW, FramedSearch
-from .batched import RATE, as_array, edges, straight_starts
+from .batched import RATE, frame_copies, frame_state, opening
 
 _IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 
@@ -50,24 +46,14 @@ def solve(settings, targets, goals, starts):
     chain, tol = settings.chain, settings.tolerance
     count, n = len(targets), chain.size
     frames = [chain.plan.rest] * count if starts is None else starts
-    root = chain.points[0]
-    error = np.array([math.dist(f.points[-1], t) for f, t in zip(frames, targets)])
-    distance = np.array([math.dist(t, root) for t in targets])
-    met = error <= tol
-    handed = ~met & edges(settings, distance)
-    handed |= straight_starts(chain, frames, targets, goals, ~met & ~handed, starts is None)
-    state = [as_array([f.rotations for f in frames], (count, n, 4)).transpose(1, 0, 2).copy(),
-             as_array([f.worlds for f in frames], (count, n, 4)).transpose(1, 0, 2).copy(),
-             as_array([f.points for f in frames], (count, n + 1, 3)).transpose(1, 0, 2).copy()]
+    error, distance, met, handed = opening(settings, frames, targets, goals, starts is None)
+    state = frame_state(frames, count, n)
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
     if len(active):
         watches = Watches(error[active], tol, np.full(len(active), WINDOW), np.full(len(active), HORIZON), RATE)
         _iterate(HingePasses(chain), state, active, goals, watches, settings.max_iterations, iterations, handed)
-    rotations, _, points = (np.ascontiguousarray(part.transpose(1, 0, 2)) for part in state)
-    offset = points[:, -1] - goals
-    return Copies(points, rotations, [CONVERGED] * count, iterations, np.sqrt(np.einsum("kj,kj->k", offset, offset)),
-                  handed)
+    return frame_copies(state, goals, iterations, handed)
 
 
 def _iterate(passes, state, active, goals, watches, cap, iterations, handed):
