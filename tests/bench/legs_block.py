@@ -15,7 +15,7 @@ The legs of the crowd benchmark:
   ``ikcore.solve_batch`` (its numpy kernel where numpy is present),
   ``ball_leg_lists`` through it without numpy, and ``ball_leg_loop``, a loop
   of ``ikcore.solve``;
-- the **bare kernel** (:func:`bare_two_bone`): the law of cosines, the pole's
+- the **bare kernel** (:func:`ikcore.rigs.baselines.bare_two_bone`): the law of cosines, the pole's
   plane, the knee and foot points, over flat float lists, with no rotations,
   limits or status: the floor for this work in this interpreter.
 
@@ -34,6 +34,7 @@ import time
 import ikcore
 from ikcore import BallSocket, Chain, Hinge
 from ikcore import rotation as rot
+from ikcore.rigs.baselines import bare_two_bone
 from ikcore.solvers.two_bone.planar import Legs, PlanarLeg
 
 COXA, FEMUR, TIBIA = 0.18, 0.55, 0.75
@@ -83,26 +84,6 @@ def targets(chain, count, seed=SEED):
                 rotations.append(rot.from_axis_angle(axis, rng.uniform(0.0, math.pi)))
         out.append(chain.forward(chain.clamp(rotations))[-1])
     return out
-
-
-def bare_two_bone(xs, ys, zs, px, py, pz, l1, l2, knees, feet):
-    """The bare analytic two-bone solve of each target ``(xs[k], ys[k], zs[k])`` from the origin
-    toward the pole ``(px[k], py[k], pz[k])``: knee and foot points into ``knees`` and ``feet``."""
-    sqrt = math.sqrt
-    for k in range(len(xs)):
-        x, y, z = xs[k], ys[k], zs[k]
-        d = sqrt(x * x + y * y + z * z)
-        dc = min(max(d, abs(l1 - l2)), l1 + l2)
-        ca = (l1 * l1 + dc * dc - l2 * l2) / (2.0 * l1 * dc)
-        sa = sqrt(max(0.0, 1.0 - ca * ca))
-        ux, uy, uz = x / d, y / d, z / d
-        p, q, r = px[k], py[k], pz[k]
-        t = p * ux + q * uy + r * uz
-        kx, ky, kz = p - t * ux, q - t * uy, r - t * uz
-        n = sqrt(kx * kx + ky * ky + kz * kz)
-        kx, ky, kz = kx / n, ky / n, kz / n
-        knees[k] = (l1 * (ca * ux + sa * kx), l1 * (ca * uy + sa * ky), l1 * (ca * uz + sa * kz))
-        feet[k] = (dc * ux, dc * uy, dc * uz)
 
 
 def _runner(kind, count):
