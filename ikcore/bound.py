@@ -18,9 +18,8 @@ from operator import attrgetter, is_
 
 from . import kinematics
 from . import rotation as rot
-from .checks import check_point, check_quaternion, check_rotations
-from .errors import IKError
-from .kinematics import turn
+from .checks import check_bool, check_point, check_quaternion, check_rotations
+from .rotation import rotate
 from .tracker import Tracker
 
 _rotation_of = attrgetter("_rotation")
@@ -79,8 +78,7 @@ class BoundChain:
 
     @constrained.setter
     def constrained(self, value):
-        if not isinstance(value, bool):
-            raise IKError(f"constrained must be True or False, got {value!r}")
+        check_bool(value, "constrained")
         self.chain = self._limited if value else self._free
         if value and self._limited.limited:
             self._write(self._limited.clamp(self.rotations))
@@ -95,7 +93,7 @@ class BoundChain:
         """A world point in the chain's (parent's) frame."""
         (px, py, pz), q = self.parent_transform()
         x, y, z = check_point(point, "point")
-        return turn(rot.conjugate(q), (x - px, y - py, z - pz))
+        return rotate(rot.conjugate(q), (x - px, y - py, z - pz))
 
     def frames(self):
         """The current pose in the chain's own frame (:class:`ikcore.kinematics.Frames`): the last
@@ -229,8 +227,7 @@ class BoundTracker:
     __slots__ = ("bound", "local", "pole", "_trackers")
 
     def __init__(self, bound, method, pole=None, local=False, **options):
-        if not isinstance(local, bool):
-            raise IKError(f"local must be True or False, got {local!r}")
+        check_bool(local, "local")
         self.bound = bound
         self.local = local
         self.pole = None if pole is None else check_point(pole, "pole")
@@ -262,9 +259,9 @@ class BoundTracker:
             target = check_point(target, "target")
             (px, py, pz), q = placement
             inverse = rot.conjugate(q)
-            target = turn(inverse, (target[0] - px, target[1] - py, target[2] - pz))
+            target = rotate(inverse, (target[0] - px, target[1] - py, target[2] - pz))
             if pole is not None:
-                pole = turn(inverse, (pole[0] - px, pole[1] - py, pole[2] - pz))
+                pole = rotate(inverse, (pole[0] - px, pole[1] - py, pole[2] - pz))
             if orientation is not None:
                 orientation = rot.multiply(inverse, check_quaternion(orientation, "orientation"))
         if start is not None:

@@ -95,6 +95,21 @@ def check_positive(value, name):
     return value
 
 
+def check_bool(value, name):
+    """Return ``value`` if it is a bool."""
+    if not isinstance(value, bool):
+        raise IKError(f"{name} must be True or False, got {_describe(value)}")
+    return value
+
+
+def check_fraction(value, name):
+    """Return ``value`` as a float in ``[0, 1]``."""
+    value = check_float(value, name)
+    if not 0.0 <= value <= 1.0:
+        raise IKError(f"{name} must be in [0, 1], got {value!r}")
+    return value
+
+
 def check_int_range(value, name, low, high):
     """Return ``value`` as an int in ``[low, high]``."""
     if isinstance(value, bool) or not isinstance(value, int):

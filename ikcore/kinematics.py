@@ -15,10 +15,9 @@ as ``v + 2w (u x v) + 2 u x (u x v)`` (``u`` the vector part): fifteen
 products, no matrix.
 """
 
-from math import atan2, cos, hypot, sin, sqrt
+from math import hypot, sqrt
 
-from . import rotation as rot
-from .rotation import IDENTITY
+from .rotation import IDENTITY, multiply, shortest_arc
 
 
 class Frames:
@@ -63,26 +62,6 @@ class Frames:
 
     def __repr__(self):
         return f"Frames(effector={self.points[-1]!r})"
-
-
-def compose(a, b):
-    """The Hamilton product ``a b`` of two quaternions (``b`` applied first)."""
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return (aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw)
-
-
-def turn(q, v):
-    """``v`` rotated by the unit quaternion ``q``."""
-    w, x, y, z = q
-    vx, vy, vz = v
-    tx = 2.0 * (y * vz - z * vy)
-    ty = 2.0 * (z * vx - x * vz)
-    tz = 2.0 * (x * vy - y * vx)
-    return (vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz), vz + w * tz + (x * ty - y * tx))
 
 
 def frames(chain, rotations):
@@ -146,42 +125,12 @@ def rest(chain):
     return frames
 
 
-def arc(s, b):
-    """The unit quaternion that turns unit ``s`` onto unit ``b`` by the smallest angle.
-
-    ``(1 + s.b, s x b)`` normalised, the half-angle form; within a hundredth of
-    a half turn it loses digits (``1 + s.b`` is a difference of near equals), so
-    there the angle comes from ``atan2(|s x b|, s.b)``, and exactly opposite
-    directions turn half a turn about an axis across ``s``.
-    """
-    sx, sy, sz = s
-    bx, by, bz = b
-    c = sx * bx + sy * by + sz * bz
-    x, y, z = sy * bz - sz * by, sz * bx - sx * bz, sx * by - sy * bx
-    if c > -0.99:
-        w = 1.0 + c
-        n = sqrt(w * w + x * x + y * y + z * z)
-        return (w / n, x / n, y / n, z / n)
-    # Near a half turn: the angle from atan2, the axis the cross product's part across s (rounding
-    # leaves it a trace along s, which would tilt the turn), any axis across s at a half turn.
-    sine = sqrt(x * x + y * y + z * z)
-    t = x * sx + y * sy + z * sz
-    x, y, z = x - t * sx, y - t * sy, z - t * sz
-    n = sqrt(x * x + y * y + z * z)
-    if n <= 1e-150:
-        x, y, z = rot.perpendicular(s)
-        n = 1.0
-    half = 0.5 * atan2(sine, c)
-    k = sin(half) / n
-    return (cos(half), x * k, y * k, z * k)
-
-
 def along(chain, reference, points):
     """Rotations that put each bone along ``points`` (the ``N + 1`` points of a pose with the
     chain's bone lengths), each bone turned from its direction in ``reference`` (Frames) by the
     shortest arc, so that the reference's twist about the bone is kept: ``(rotations, worlds)``.
 
-    ``R_i = arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
+    ``R_i = shortest_arc(s_i, b_i) S_i`` with ``s_i``, ``b_i`` bone ``i``'s direction in the
     reference and in ``points`` and ``S_i`` its reference world rotation (the
     identity all along a free chain's rest pose, :func:`rest`, where the product
     is skipped); then ``q_i = R_{i-1}^* R_i``. For a chain without limits
@@ -189,8 +138,8 @@ def along(chain, reference, points):
 
     With ``D`` the bone in ``points`` (``|D| = L``), ``(L + s.D, s x D)`` is the
     arc scaled by ``sqrt(2 L (L + s.D))``: normalised by its computed norm, every
-    rotation is unit to rounding. Within a hundredth of a half turn :func:`arc`
-    takes over.
+    rotation is unit to rounding. Within a hundredth of a half turn
+    :func:`~ikcore.rotation.shortest_arc` takes over.
     """
     rotations, worlds = [], []
     pw, px, py, pz = IDENTITY
@@ -206,9 +155,9 @@ def along(chain, reference, points):
             n = hypot(e, x, y, z)
             R = (e / n, x / n, y / n, z / n)
         else:
-            R = arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
+            R = shortest_arc((sx, sy, sz), (Dx / length, Dy / length, Dz / length))
         if S is not IDENTITY:
-            R = compose(R, S)
+            R = multiply(R, S)
         worlds.append(R)
         # q_i = R_{i-1}^* R_i
         rw, rx, ry, rz = R

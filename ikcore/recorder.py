@@ -42,8 +42,9 @@ from functools import partial
 
 from . import captions
 from . import rotation as rot
-from .kinematics import frames, turn
+from .kinematics import frames
 from .plan import HINGE
+from .rotation import rotate
 from .vectors import add, angle, cross, dot, norm, scale, sub, unit
 
 #: Poses whose points lie within this fraction of the reach of one another are the same pose.
@@ -115,7 +116,7 @@ class Recorder:
 
     def rotate(self, iteration, joint, pivot, to_effector, to_target, wished, turned):
         before = self.positions
-        positions = (*before[:joint + 1], *(add(pivot, turn(turned, sub(p, pivot))) for p in before[joint + 1:]))
+        positions = (*before[:joint + 1], *(add(pivot, rotate(turned, sub(p, pivot))) for p in before[joint + 1:]))
         made = math.degrees(rot.angle(turned))
         wished = math.degrees(abs(wished))
         cap = self.problem.options.get("max_step_deg", 180.0)
@@ -171,7 +172,7 @@ class Recorder:
         for j, w in enumerate(turns):
             joint = self.chain.plan.joints[j]
             if joint.kind == HINGE:
-                z = turn(before.worlds[j - 1], joint.axis) if j else joint.axis
+                z = rotate(before.worlds[j - 1], joint.axis) if j else joint.axis
                 delta = k * dot(w, z)
             elif norm(w) > 0.0:
                 z, delta = unit(w), k * norm(w)
@@ -183,7 +184,7 @@ class Recorder:
             # The joint's rotation turned, before the limits apply: q_j <- exp(R_{j-1}^* w) q_j (world w).
             q = before.rotations[j]
             if delta:
-                q = rot.normalize(rot.multiply(rot.from_axis_angle(turn(rot.conjugate(before.worlds[j - 1]), z)
+                q = rot.normalize(rot.multiply(rot.from_axis_angle(rotate(rot.conjugate(before.worlds[j - 1]), z)
                                                                    if j else z, delta), q))
             turned.append(q)
         iteration += self.offset

@@ -20,7 +20,8 @@ for the root joint); at rest every ``q_i`` is the identity, so a constraint on
 joint ``i`` is written in world coordinates of the rest pose. An orientation
 target is the world rotation ``R_{N-1}`` of the last bone.
 
-These helpers are for clarity, not for hot loops: the solvers inline the maths.
+Every quaternion operation of the package is here, once: :func:`multiply`,
+:func:`conjugate`, :func:`rotate`, :func:`shortest_arc`, :func:`from_axis_angle`.
 """
 
 import math
@@ -94,31 +95,34 @@ def perpendicular(v):
     return (p[0] / n, p[1] / n, p[2] / n)
 
 
-def between(u, v):
-    """Shortest-arc rotation taking direction ``u`` to direction ``v``.
+def shortest_arc(s, b):
+    """The unit quaternion that turns unit ``s`` onto unit ``b`` by the smallest angle.
 
-    For opposite directions the half turn is about an axis perpendicular to ``u``.
-    Zero vectors give the identity.
+    ``(1 + s.b, s x b)`` normalised, the half-angle form; within a hundredth of
+    a half turn it loses digits (``1 + s.b`` is a difference of near equals), so
+    there the angle comes from ``atan2(|s x b|, s.b)``, and exactly opposite
+    directions turn half a turn about an axis across ``s``.
     """
-    ux, uy, uz = u
-    vx, vy, vz = v
-    nu = math.sqrt(ux * ux + uy * uy + uz * uz)
-    nv = math.sqrt(vx * vx + vy * vy + vz * vz)
-    if nu < 1e-300 or nv < 1e-300:
-        return IDENTITY
-    cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
-    s = math.sqrt(cx * cx + cy * cy + cz * cz)
-    d = ux * vx + uy * vy + uz * vz
-    if s <= 1e-15 * nu * nv:
-        if d > 0.0:
-            return IDENTITY
-        px, py, pz = perpendicular(u)
-        return (0.0, px, py, pz)
-    # Axis from the cross product and angle from atan2: no cancellation near
-    # opposite directions, where w = |u||v| + u.v loses every digit.
-    half = 0.5 * math.atan2(s, d)
-    k = math.sin(half) / s
-    return (math.cos(half), cx * k, cy * k, cz * k)
+    sx, sy, sz = s
+    bx, by, bz = b
+    c = sx * bx + sy * by + sz * bz
+    x, y, z = sy * bz - sz * by, sz * bx - sx * bz, sx * by - sy * bx
+    if c > -0.99:
+        w = 1.0 + c
+        n = math.sqrt(w * w + x * x + y * y + z * z)
+        return (w / n, x / n, y / n, z / n)
+    # Near a half turn: the angle from atan2, the axis the cross product's part across s (rounding
+    # leaves it a trace along s, which would tilt the turn), any axis across s at a half turn.
+    sine = math.sqrt(x * x + y * y + z * z)
+    t = x * sx + y * sy + z * sz
+    x, y, z = x - t * sx, y - t * sy, z - t * sz
+    n = math.sqrt(x * x + y * y + z * z)
+    if n <= 1e-150:
+        x, y, z = perpendicular(s)
+        n = 1.0
+    half = 0.5 * math.atan2(sine, c)
+    k = math.sin(half) / n
+    return (math.cos(half), x * k, y * k, z * k)
 
 
 def angle(q):

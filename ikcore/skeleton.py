@@ -21,7 +21,7 @@ from . import rotation as rot
 from .chain import Chain
 from .checks import check_point, check_quaternion
 from .errors import IKError
-from .kinematics import compose, turn
+from .rotation import multiply, rotate
 
 
 class Node:
@@ -280,14 +280,14 @@ class Skeleton:
         node = self.node(name)
         point = check_point(point, "point")
         p = node.world_position
-        return tuple(a + b for a, b in zip(p, turn(node._q, point)))
+        return tuple(a + b for a, b in zip(p, rotate(node._q, point)))
 
     def to_local(self, name, point):
         """A world point in node ``name``'s frame."""
         node = self.node(name)
         point = check_point(point, "point")
         p = node.world_position
-        return turn(rot.conjugate(node._q), tuple(a - b for a, b in zip(point, p)))
+        return rotate(rot.conjugate(node._q), tuple(a - b for a, b in zip(point, p)))
 
     def update(self):
         """Recompute every dirty world transform (parents before children)."""
@@ -309,7 +309,7 @@ class Skeleton:
         if parent is None:
             node._q, node._p = node._rotation, node._translation
         else:
-            node._q = compose(parent._q, node._rotation)
-            node._p = tuple(a + b for a, b in zip(parent._p, turn(parent._q, node._translation)))
+            node._q = multiply(parent._q, node._rotation)
+            node._p = tuple(a + b for a, b in zip(parent._p, rotate(parent._q, node._translation)))
         node._dirty = False
         self.recomputed += 1

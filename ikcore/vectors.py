@@ -23,7 +23,7 @@ def scale(a, k):
     return (a[0] * k, a[1] * k, a[2] * k)
 
 
-def madd(a, b, k):
+def add_scaled(a, b, k):
     """``a + k b``."""
     return (a[0] + k * b[0], a[1] + k * b[1], a[2] + k * b[2])
 
@@ -59,6 +59,15 @@ def angle(a, b):
     """The angle between ``a`` and ``b``, radians in ``[0, pi]`` (0 where either vanishes):
     ``atan2(|a x b|, a . b)``, which keeps its digits near 0 and pi where ``acos`` would not."""
     return atan2(norm(cross(a, b)), dot(a, b))
+
+
+def signed_angle(axis, a, b):
+    """The angle about unit ``axis`` that turns ``a`` nearest to ``b`` (both projected on the
+    plane normal to ``axis``): ``atan2(axis . (a x b), a . b - (axis . a)(axis . b))``; 0 when
+    either lies along the axis."""
+    s = dot(axis, cross(a, b))
+    c = dot(a, b) - dot(axis, a) * dot(axis, b)
+    return atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
 
 
 def lerp(a, b, t):

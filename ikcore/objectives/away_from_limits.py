@@ -2,8 +2,8 @@
 
 from math import atan2, pi, sqrt
 
-from ..kinematics import turn
 from ..plan import BALL, HINGE, hinge_angle
+from ..rotation import rotate
 from .base import Objective, check_weight
 
 #: The cost treats a coordinate nearer than this fraction of its range to an end as at it: the
@@ -96,7 +96,7 @@ def coordinates(joint, frames, j, with_directions):
     if joint.kind == HINGE:
         if joint.range.full:
             return ()
-        direction = (turn(frames.worlds[j - 1], joint.axis) if j else joint.axis) if with_directions else None
+        direction = (rotate(frames.worlds[j - 1], joint.axis) if j else joint.axis) if with_directions else None
         return ((hinge_angle(joint, q), joint.range.lo, joint.range.hi, direction),)
     if joint.kind != BALL:
         return ()
@@ -117,15 +117,15 @@ def coordinates(joint, frames, j, with_directions):
         direction = None
         if with_directions:
             rate = _twist_rate(q, d)
-            direction = turn(frames.worlds[j - 1], rate) if j else rate
+            direction = rotate(frames.worlds[j - 1], rate) if j else rate
         out.append((twist, ball.twist.lo, ball.twist.hi, direction))
     return out
 
 
 def _swing_rate(frames, j, d):
     """The rate of joint ``j``'s swing as it turns about each world axis: ``unit(axis x bone)``."""
-    axis = turn(frames.worlds[j - 1], d) if j else d
-    bone = turn(frames.worlds[j], d)
+    axis = rotate(frames.worlds[j - 1], d) if j else d
+    bone = rotate(frames.worlds[j], d)
     n = (axis[1] * bone[2] - axis[2] * bone[1], axis[2] * bone[0] - axis[0] * bone[2],
          axis[0] * bone[1] - axis[1] * bone[0])
     length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])

@@ -3,7 +3,7 @@
 import math
 
 from .. import rotation as rot
-from ..kinematics import turn
+from ..rotation import rotate
 from .base import Objective, check_weight
 
 
@@ -38,5 +38,5 @@ class TowardRest(Objective):
             s = math.sqrt(x * x + y * y + z * z)
             k = 4.0 * math.atan2(s, w) / s if s > 0.0 else 0.0
             v = (k * x, k * y, k * z)  # twice the rotation vector
-            out.append(turn(frames.worlds[j - 1], v) if j else v)
+            out.append(rotate(frames.worlds[j - 1], v) if j else v)
         return out

@@ -42,7 +42,6 @@ import struct
 from .. import rotation as rot
 from ..checks import check_int_range
 from ..pose import dump_pose
-from ..solvers.two_bone.planar import about
 from .bodies import Bodies
 from .crowd_legs import CrowdLegs
 from .heightgrid import HeightGrid
@@ -232,7 +231,7 @@ class CrowdScene(Scene):
         entries = []
         for n in range(legs.count):
             k, i = divmod(n, legs.per_walker)
-            rotations = [about(axis, legs.femur[n]), about(axis, legs.tibia[n])]
+            rotations = [rot.from_axis_angle(axis, legs.femur[n]), rot.from_axis_angle(axis, legs.tibia[n])]
             entries.append((f"spider{k}.leg{i}", chain, rotations, self._coxa(k, i, legs.yaw[n])))
         return dump_pose(self.name, self.params["method"], entries)
 

@@ -84,11 +84,10 @@ ranges Python applies.
 """
 
 import importlib
-import math
 import time
 from array import array
 
-from ..checks import check_choice, check_float, check_int_range, check_point, check_quaternion
+from ..checks import check_bool, check_choice, check_float, check_int_range, check_point, check_quaternion
 from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
@@ -109,13 +108,6 @@ KINDS = {"bone": 0, "tip": 1, "body": 2, "link": 3}
 BONE, TIP, BODY, LINK = 0, 1, 2, 3
 STRIDE = 8
 CHAIN_STRIDE = 4
-
-
-def check_bool(value, name):
-    """Return ``value`` if it is a bool."""
-    if not isinstance(value, bool):
-        raise IKError(f"{name} must be true or false, got {value!r}")
-    return value
 
 
 #: The parameters of every scene besides ``method`` (whose choices are the scene's methods).
@@ -617,11 +609,6 @@ def box(points, pad=0.0):
 def sampled(path, seconds, step):
     """The points of a scripted ``path`` every ``step`` seconds over ``[0, seconds]`` (for :func:`box`)."""
     return [path(k * step) for k in range(int(seconds / step) + 1)]
-
-
-def finite_list(values):
-    """Whether every float of ``values`` is finite (for tests and guards)."""
-    return all(math.isfinite(v) for v in values)
 
 
 def _factory(module, cls):

@@ -310,7 +310,7 @@ class SpiderScene(Scene):
         self.normal = (nx * k, ny * k, nz * k)
         want = my + HEIGHT
         self.body_y += (want - self.body_y) * w
-        q = rot.multiply(rot.between((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
+        q = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
         x0, z0 = self.position
         self.body.set_local((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).

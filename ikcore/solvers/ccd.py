@@ -49,12 +49,12 @@ import math
 from .. import rotation as rot
 from ..checks import check_float
 from ..errors import IKError
-from ..kinematics import arc, compose, pose_of, turn
+from ..kinematics import pose_of
 from ..plan import BALL, HINGE
 from ..problem import Outcome
-from ..vectors import norm, sub
+from ..rotation import multiply, rotate, shortest_arc
+from ..vectors import norm, signed_angle, sub
 from . import degenerate, pole, reach
-from .fabrik.framed import signed_angle
 from .handover import HandingOver
 from .loop import iterate
 from .restarts import restart_frames
@@ -146,7 +146,7 @@ class Sweeps(HandingOver):
                 self.steps.rotate(iteration, i, p, u, v, wished, turned)
             rotations[i] = q
             # The effector turns with the joint: e = p + D u.
-            e = tuple(a + b for a, b in zip(p, turn(turned, u)))
+            e = tuple(a + b for a, b in zip(p, rotate(turned, u)))
             if math.dist(e, target) <= tolerance:
                 break
         self._take(pose_of(chain, rotations))
@@ -160,7 +160,7 @@ class Sweeps(HandingOver):
         skip = SKIP * self.problem.tolerance
         if joint.kind == HINGE:
             hinge = joint.constraint
-            axis = turn(parent, hinge.axis)
+            axis = rotate(parent, hinge.axis)
             wished = signed_angle(axis, u, v)
             delta = max(-self.max_step, min(self.max_step, wished))
             old = hinge.angle(q)
@@ -171,25 +171,25 @@ class Sweeps(HandingOver):
                     * abs(2.0 * math.sin(0.5 * done)) < skip:
                 return q, None, wished
             return new, rot.from_axis_angle(axis, done), wished
-        world = arc(tuple(c / norm(u) for c in u), tuple(c / norm(v) for c in v))
+        world = shortest_arc(tuple(c / norm(u) for c in u), tuple(c / norm(v) for c in v))
         angle = wished = rot.angle(world)
         if norm(u) * 2.0 * math.sin(0.5 * angle) < skip:
             return q, None, wished
         if angle > self.max_step:
             world = rot.from_axis_angle(world[1:], self.max_step)
         # The world turn seen in the parent's frame, applied to the joint: q <- (P* D P) q.
-        local = compose(compose(rot.conjugate(parent), world), parent)
-        new = rot.normalize(compose(local, q))
+        local = multiply(multiply(rot.conjugate(parent), world), parent)
+        new = rot.normalize(multiply(local, q))
         if joint.clamp is not None:
             if self.before_hinge[i] and joint.clamp(new, bone) is not new:
                 # Any further turn about the target's direction keeps the effector on it: take the one
                 # nearest the shortest arc that the limits allow, before they clamp what is left (the
                 # plane of the hinge that follows).
-                toward = turn(rot.conjugate(parent), tuple(c / norm(v) for c in v))
-                new = rot.normalize(compose(rot.from_axis_angle(toward, joint.swivel_within(new, toward, 0.0)), new))
+                toward = rotate(rot.conjugate(parent), tuple(c / norm(v) for c in v))
+                new = rot.normalize(multiply(rot.from_axis_angle(toward, joint.swivel_within(new, toward, 0.0)), new))
             new = joint.clamp(new, bone)
         # The turn the joint actually made, back in the world: D = P (new q*) P*.
-        made = compose(compose(parent, compose(new, rot.conjugate(q))), rot.conjugate(parent))
+        made = multiply(multiply(parent, multiply(new, rot.conjugate(q))), rot.conjugate(parent))
         return new, made, wished
 
     def own_keep(self):

@@ -10,8 +10,8 @@ and FABRIK keeps every point on the line. :func:`straight` notices it, and
 import math
 
 from .. import rotation as rot
-from ..kinematics import compose, turn
 from ..plan import HINGE
+from ..rotation import multiply, rotate
 from ..vectors import across, cross, dot, norm, sub, unit
 
 #: Points count as on one line within this fraction of the chain's reach.
@@ -107,13 +107,13 @@ def bend(chain, frames, toward, target):
     out = []
     parent = rot.IDENTITY
     for q, joint, world in zip(frames.rotations, chain.plan.joints, frames.worlds):
-        local = turn(rot.conjugate(parent), axis)
+        local = rotate(rot.conjugate(parent), axis)
         if joint.kind == HINGE:
             hinge = joint.constraint
             sign = 1.0 if dot(local, hinge.axis) >= 0.0 else -1.0
             q = hinge.rotation(hinge.angle(q) + sign * angle)
         else:
-            q = rot.normalize(compose(rot.from_axis_angle(local, angle), q))
+            q = rot.normalize(multiply(rot.from_axis_angle(local, angle), q))
             if joint.clamp is not None:
                 q = joint.clamp(q, joint.bone)
         out.append(q)

@@ -31,11 +31,10 @@ rest_weight : float in [0, 1]
 
 from .. import rotation as rot
 from ..chain import Chain
-from ..checks import check_positive
+from ..checks import check_fraction, check_positive
 from ..kinematics import pose_of
 from ..problem import Problem, check_settings
 from . import fabrik
-from .jacobian import check_fraction
 from .jacobian import run as run_jacobian
 from .jacobian.dls import default_rule
 

@@ -24,7 +24,7 @@ import math
 from .. import rotation as rot
 from ..kinematics import placed
 from ..problem import Outcome
-from ..vectors import across, add, madd, norm, scale, sub, unit
+from ..vectors import across, add, add_scaled, norm, scale, sub, unit
 
 #: Most steps :func:`_bend` takes (halving the bracket alone meets the angle to rounding in about 55).
 BEND_STEPS = 64
@@ -52,7 +52,7 @@ def nearest_pose(chain, target, points):
     beyond = abs(d - chain.reach) <= abs(d - (2.0 * longest - chain.reach))
     out = [root]
     for length in chain.lengths:
-        out.append(madd(out[-1], u, length if beyond or length == longest else -length))
+        out.append(add_scaled(out[-1], u, length if beyond or length == longest else -length))
     return out
 
 
@@ -105,7 +105,7 @@ def arc_to(chain, target, points):
     out = [root]
     for i, bone in enumerate(lengths):
         b = angle * i - heading
-        out.append(madd(out[-1], add(scale(u, math.cos(b)), scale(v, math.sin(b))), bone))
+        out.append(add_scaled(out[-1], add(scale(u, math.cos(b)), scale(v, math.sin(b))), bone))
     return out
 
 

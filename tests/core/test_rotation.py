@@ -46,15 +46,16 @@ def test_rotate_matches_matrix_and_keeps_length(q, v):
 
 @settings(max_examples=200, deadline=None)
 @given(vectors, vectors)
-def test_between_takes_u_to_v(u, v):
-    q = rot.between(u, v)
-    r = rot.rotate(q, u)
+def test_shortest_arc_takes_u_to_v(u, v):
     nu, nv = math.dist(u, (0, 0, 0)), math.dist(v, (0, 0, 0))
-    assert close([c / nu for c in r], [c / nv for c in v], 1e-7)
+    u, v = [c / nu for c in u], [c / nv for c in v]
+    q = rot.shortest_arc(u, v)
+    assert close(rot.rotate(q, u), v, 1e-7)
+    assert math.isclose(math.hypot(*q), 1.0, rel_tol=1e-12)
 
 
-def test_between_opposite_vectors_is_a_half_turn():
-    q = rot.between((1, 0, 0), (-1, 0, 0))
+def test_shortest_arc_between_opposite_vectors_is_a_half_turn():
+    q = rot.shortest_arc((1, 0, 0), (-1, 0, 0))
     assert close(rot.rotate(q, (1, 0, 0)), (-1, 0, 0))
     assert math.isclose(rot.angle(q), math.pi)
 

@@ -32,24 +32,9 @@ further clamping or forward kinematics.
 from math import acos, atan2, pi
 
 from ... import rotation as rot
-from ...kinematics import arc, compose, turn
 from ...plan import HINGE
-from ...vectors import across, cross, dot, madd, norm, sub
-
-_IDENTITY = (1.0, 0.0, 0.0, 0.0)
-
-
-def _conj(q):
-    return (q[0], -q[1], -q[2], -q[3])
-
-
-def signed_angle(axis, a, b):
-    """The angle about unit ``axis`` that turns ``a`` nearest to ``b`` (both projected on the
-    plane normal to ``axis``); 0 when either lies along the axis."""
-    s = dot(axis, cross(a, b))
-    c = dot(a, b) - dot(axis, a) * dot(axis, b)
-    return atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
-
+from ...rotation import IDENTITY, conjugate, multiply, rotate, shortest_arc
+from ...vectors import across, add_scaled, cross, dot, norm, signed_angle, sub
 
 def _twists(u, h, v):
     """Turns ``phi`` about unit ``u`` that bring the axis ``h`` across ``v`` (``h(phi) . v = 0``), or
@@ -81,9 +66,9 @@ def best_twist(frame, u, axis, toward, reach):
     tie.
     """
     best, best_turn, best_cos = frame, 0.0, reach(frame)
-    for phi in _twists(u, turn(frame, axis), toward):
+    for phi in _twists(u, rotate(frame, axis), toward):
         phi = rot.wrap_angle(phi)
-        candidate = compose(rot.from_axis_angle(u, phi), frame)
+        candidate = multiply(rot.from_axis_angle(u, phi), frame)
         c = reach(candidate)
         if c > best_cos + 1e-12 or (c > best_cos - 1e-12 and abs(phi) < abs(best_turn)):
             best, best_turn, best_cos = candidate, phi, c
@@ -94,14 +79,7 @@ def from_parent(parent, u, bone, hinge):
     """The world rotation of a bone whose joint is a hinge, placed from its parent's frame:
     ``R_{i-1} rot(a, theta)`` with ``theta`` the clamped angle that turns ``bone`` (its rest
     direction) nearest to the world direction ``u``."""
-    return compose(parent, hinge.rotation(signed_angle(hinge.axis, bone, turn(_conj(parent), u))))
-
-
-def from_child(child, u, bone, hinge):
-    """The world rotation of a bone placed from its child's frame across the child's hinge:
-    ``R_{i+1} rot(a, theta)^*`` with ``theta`` clamped, turning ``bone`` nearest to ``u``. A hinge's
-    axis is the same in both frames, so its angle reads from either side."""
-    return compose(child, _conj(hinge.rotation(-signed_angle(hinge.axis, bone, turn(_conj(child), u)))))
+    return multiply(parent, hinge.rotation(signed_angle(hinge.axis, bone, rotate(conjugate(parent), u))))
 
 
 def _direction(to, frm, fallback):
@@ -117,38 +95,38 @@ def forward(chain, state, wanted):
     directions, lengths = chain.directions, chain.lengths
     rotations, worlds, points = state
     runs = chain.plan.layouts[hinge_runs]
-    parent = _IDENTITY
+    parent = IDENTITY
     p = points[0] = chain.points[0]
     for i, joint in enumerate(joints):
         bone = directions[i]
-        u = _direction(wanted[i + 1], p, turn(worlds[i], bone))
-        u_local = turn(_conj(parent), u)
+        u = _direction(wanted[i + 1], p, rotate(worlds[i], bone))
+        u_local = rotate(conjugate(parent), u)
         if joint.kind == HINGE:
             q = joint.constraint.rotation(signed_angle(joint.axis, bone, u_local))
         else:
-            q = compose(arc(turn(rotations[i], bone), u_local), rotations[i])
+            q = multiply(shortest_arc(rotate(rotations[i], bone), u_local), rotations[i])
             end = runs[i]
             if end is not None:
                 # Twist toward the run of hinges ahead: its plane should hold the run's wanted end.
                 hinge, child_bone = joints[i + 1].constraint, directions[i + 1]
-                knee = madd(p, u, lengths[i])
+                knee = add_scaled(p, u, lengths[i])
                 toward = _direction(wanted[end], knee, u)
                 want = _direction(wanted[i + 2], knee, u)
 
                 def limited(frame):
                     # The frame as the joint's limits allow it.
-                    local = rot.normalize(compose(_conj(parent), frame))
-                    return compose(parent, local if joint.clamp is None else joint.clamp(local, bone))
+                    local = rot.normalize(multiply(conjugate(parent), frame))
+                    return multiply(parent, local if joint.clamp is None else joint.clamp(local, bone))
 
-                frame = best_twist(compose(parent, q), u, hinge.axis, toward,
-                                   lambda f: dot(turn(from_parent(limited(f), want, child_bone, hinge), child_bone), want))
-                q = compose(_conj(parent), frame)
+                frame = best_twist(multiply(parent, q), u, hinge.axis, toward,
+                                   lambda f: dot(rotate(from_parent(limited(f), want, child_bone, hinge), child_bone), want))
+                q = multiply(conjugate(parent), frame)
             q = rot.normalize(q)
             if joint.clamp is not None:
                 q = joint.clamp(q, bone)
         rotations[i] = q
-        parent = worlds[i] = compose(parent, q)
-        p = points[i + 1] = madd(p, turn(parent, bone), lengths[i])
+        parent = worlds[i] = multiply(parent, q)
+        p = points[i + 1] = add_scaled(p, rotate(parent, bone), lengths[i])
 
 
 def backward(chain, state, target):
@@ -159,21 +137,21 @@ def backward(chain, state, target):
     joints = chain.plan.joints
     directions, lengths = chain.directions, chain.lengths
     rotations, worlds, points = state
-    parents = [_IDENTITY, *worlds[:-1]]
+    parents = [IDENTITY, *worlds[:-1]]
     p = target
     for i in range(chain.size - 1, -1, -1):
         joint, bone, parent, current = joints[i], directions[i], parents[i], worlds[i]
-        u = _direction(p, points[i], turn(current, bone))
+        u = _direction(p, points[i], rotate(current, bone))
         if joint.kind == HINGE:
             frame = from_parent(parent, u, bone, joint.constraint)
         else:
-            frame = compose(arc(turn(current, bone), u), current)
+            frame = multiply(shortest_arc(rotate(current, bone), u), current)
             if joint.clamp is not None:
-                frame = compose(parent, joint.clamp(rot.normalize(compose(_conj(parent), frame)), bone))
-        rotations[i] = compose(_conj(parent), frame)
+                frame = multiply(parent, joint.clamp(rot.normalize(multiply(conjugate(parent), frame)), bone))
+        rotations[i] = multiply(conjugate(parent), frame)
         worlds[i] = frame
         points[i + 1] = p
-        p = madd(p, turn(frame, bone), -lengths[i])
+        p = add_scaled(p, rotate(frame, bone), -lengths[i])
     points[0] = p
 
 

@@ -46,7 +46,6 @@ the limits let the target stay met as well.
 
 from typing import NamedTuple
 
-from ...checks import check_float
 from ...errors import IKError
 from ...kinematics import Frames
 from ...problem import Outcome
@@ -69,21 +68,6 @@ PATIENCE = 20
 #: The first restart turns each joint by up to this many radians, each further one twice as far as the
 #: one before (within the limits), so that restarts soon reach other basins of a redundant arm.
 RESTART_ANGLE = 1.0
-
-
-def check_fraction(value, name):
-    """Return ``value`` as a float in ``[0, 1]``."""
-    value = check_float(value, name)
-    if not 0.0 <= value <= 1.0:
-        raise IKError(f"{name} must be in [0, 1], got {value!r}")
-    return value
-
-
-def check_bool(value, name):
-    """Return ``value`` if it is a bool."""
-    if not isinstance(value, bool):
-        raise IKError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 class Rule:

@@ -24,8 +24,8 @@ rest_weight : float in [0, 1]
     (:mod:`ikcore.objectives`; default 0: none).
 """
 
-from ...checks import check_positive
-from . import Rule, check_bool, check_fraction
+from ...checks import check_bool, check_fraction, check_positive
+from . import Rule
 from . import run as run_jacobian
 
 OPTIONS = {

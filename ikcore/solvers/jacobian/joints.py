@@ -35,8 +35,8 @@ it again. Its angle comes with the pose when the step that made the pose set it
 from math import atan2, sqrt
 
 from ... import rotation as rot
-from ...kinematics import turn
 from ...plan import HINGE, hinge_angle
+from ...rotation import rotate
 
 
 def residual(problem, frames, c):
@@ -92,7 +92,7 @@ class JointJacobian:
         self.angles = [] if angles is None else angles
         for j, joint in enumerate(chain.plan.joints):
             if joint.kind == HINGE:
-                h = turn(worlds[j - 1], joint.axis) if j else joint.axis
+                h = rotate(worlds[j - 1], joint.axis) if j else joint.axis
                 rx, ry, rz = levers[j]
                 self.bases.append((h,))
                 self.hinges.append(((h[1] * rz - h[2] * ry, h[2] * rx - h[0] * rz, h[0] * ry - h[1] * rx), h))

@@ -11,8 +11,8 @@ without it, so that the other joints take up the motion.
 from math import atan2, pi, sqrt
 
 from ... import rotation as rot
-from ...kinematics import turn
 from ...plan import BALL, HINGE
+from ...rotation import rotate
 from ...vectors import norm, unit
 
 #: A joint counts as on a limit within this many radians of it.
@@ -43,10 +43,10 @@ def outward(chain, frames, j, jac):
         # Swinging further about the swing's own axis (world) leaves the cone.
         sw = swing if swing[0] >= 0.0 else tuple(-x for x in swing)
         if norm(sw[1:]) > 1e-12:
-            found.append(unit(turn(parent, sw[1:])))
+            found.append(unit(rotate(parent, sw[1:])))
     end = 0 if ball.twist.full else _end(ball.twist, rot.twist_angle(twist, joint.bone))
     if end:
-        bone = unit(turn(frames.worlds[j], joint.bone))
+        bone = unit(rotate(frames.worlds[j], joint.bone))
         found.append(bone if end > 0 else tuple(-x for x in bone))
     return found
 

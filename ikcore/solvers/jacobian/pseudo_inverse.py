@@ -20,7 +20,7 @@ rest_weight : float in [0, 1]
     (:mod:`ikcore.objectives`; default 0: none).
 """
 
-from . import check_fraction
+from ...checks import check_fraction
 from . import run as run_jacobian
 from .dls import Damped
 

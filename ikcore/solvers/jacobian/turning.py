@@ -17,8 +17,9 @@ step's Jacobian to read rather than take them back out of the rotations.
 from math import cos, hypot, sin, sqrt
 
 from ... import rotation as rot
-from ...kinematics import Frames, frames, turn
+from ...kinematics import Frames, frames
 from ...plan import HINGE
+from ...rotation import rotate
 
 
 def stepped(chain, pose, jac, turns, scale, max_step):
@@ -51,7 +52,7 @@ def stepped(chain, pose, jac, turns, scale, max_step):
             continue
         angle = k * hypot(w[0], w[1], w[2])
         if angle > 0.0:
-            local = turn(rot.conjugate(pose.worlds[j - 1]), w) if j else w
+            local = rotate(rot.conjugate(pose.worlds[j - 1]), w) if j else w
             s = sin(0.5 * angle) / hypot(*local)
             lw, lx, ly, lz = cos(0.5 * angle), local[0] * s, local[1] * s, local[2] * s
             w0, x0, y0, z0 = q

@@ -64,11 +64,11 @@ import math
 
 from ... import rotation as rot
 from ...errors import IKError
-from ...kinematics import arc, compose, pose_of, turn
+from ...kinematics import pose_of
 from ...plan import CUSTOM, BALL, HINGE
 from ...problem import Outcome
-from ...vectors import across, add, cross, dot, madd, norm, scale, sub, unit
-from ..fabrik.framed import signed_angle
+from ...rotation import multiply, rotate, shortest_arc
+from ...vectors import across, add, add_scaled, cross, dot, norm, scale, signed_angle, sub, unit
 from . import cone
 
 OPTIONS = {}
@@ -217,9 +217,9 @@ class Triangle:
         if chain.plan.plane is not None and not hip.range.full:
             for end in (hip.range.lo, hip.range.hi):
                 q0 = hip.rotation(end)
-                toward = sub(target, madd(chain.points[0], turn(q0, d0), l1))
+                toward = sub(target, add_scaled(chain.points[0], rotate(q0, d0), l1))
                 far = norm(toward) > 1e-9 * chain.reach
-                poses.append((0, [q0, knee.rotation(signed_angle(chain.plan.plane, turn(q0, d1), unit(toward))
+                poses.append((0, [q0, knee.rotation(signed_angle(chain.plan.plane, rotate(q0, d1), unit(toward))
                                                      if far else 0.0)]))
         return [(joint, pose_of(chain, r)) for joint, r in poses]
 
@@ -230,13 +230,13 @@ class Triangle:
         root = chain.points[0]
         l1 = chain.lengths[0]
         b0 = add(scale(self.u, math.cos(self.alpha)), scale(side, math.sin(self.alpha)))
-        knee = madd(root, b0, l1)
-        tip = madd(root, self.u, self.distance)
+        knee = add_scaled(root, b0, l1)
+        tip = add_scaled(root, self.u, self.distance)
         q0, q1 = start.rotations
         d0, d1 = chain.directions
-        r0 = rot.normalize(compose(arc(turn(start.worlds[0], d0), b0), q0))
-        lower = turn(rot.conjugate(r0), unit(sub(tip, knee)))
-        r1 = rot.normalize(compose(arc(turn(q1, d1), lower), q1))
+        r0 = rot.normalize(multiply(shortest_arc(rotate(start.worlds[0], d0), b0), q0))
+        lower = rotate(rot.conjugate(r0), unit(sub(tip, knee)))
+        r1 = rot.normalize(multiply(shortest_arc(rotate(q1, d1), lower), q1))
         return [r0, r1]
 
     def _hinge_knee(self, hinge):
@@ -255,7 +255,7 @@ class Triangle:
         spread = math.atan2(math.sqrt(max(0.0, s * s - (a0 * a0 + a1 * a1 - 2.0 * c * a0 * a1))), c - a0 * a1)
         out = [self._knee_at(hinge, theta) for theta in (phi + spread, phi - spread)]
         # The knee on the preferred side first (it wins a tie); a side square to the bend plane prefers none.
-        return sorted(out, key=lambda r: dot(turn(r[0], d0), self.side) <= TIE)
+        return sorted(out, key=lambda r: dot(rotate(r[0], d0), self.side) <= TIE)
 
     def _knee_at(self, hinge, theta):
         """Rotations with the knee ``hinge`` at ``theta`` (clamped into its range), the hip then turning
@@ -263,7 +263,7 @@ class Triangle:
         d0, d1 = self.chain.directions
         l1, l2 = self.chain.lengths
         q1 = hinge.rotation(theta)
-        return [self._hip(add(scale(d0, l1), scale(turn(q1, d1), l2)), d0), q1]
+        return [self._hip(add(scale(d0, l1), scale(rotate(q1, d1), l2)), d0), q1]
 
     def _hip(self, reach_, d0):
         """The hip's rotation that turns the local tip vector ``reach_`` onto ``u``, the knee toward
@@ -274,14 +274,14 @@ class Triangle:
             # The tip folds onto the root wherever the hip turns: the knee goes to the preferred side.
             if hip.kind == HINGE:
                 return hip.constraint.rotation(signed_angle(hip.axis, d0, self.side))
-            return arc(d0, self.side)
+            return shortest_arc(d0, self.side)
         if hip.kind == HINGE:
             return hip.constraint.rotation(signed_angle(hip.axis, unit(reach_), u))
-        base = arc(unit(reach_), u)
+        base = shortest_arc(unit(reach_), u)
         # The swivel about u that puts the knee (bone 0's direction) toward the preferred side.
-        preferred = signed_angle(u, turn(base, d0), self.side)
+        preferred = signed_angle(u, rotate(base, d0), self.side)
         swivel = hip.swivel_within(base, u, preferred) if hip.kind in (BALL, CUSTOM) else preferred
-        return compose(rot.from_axis_angle(u, swivel), base)
+        return multiply(rot.from_axis_angle(u, swivel), base)
 
 
 def triangle(l1, l2, d):

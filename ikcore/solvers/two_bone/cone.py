@@ -29,10 +29,9 @@ by no more than ``c``.
 import math
 
 from ... import rotation as rot
-from ...kinematics import compose
 from ...plan import BALL, HINGE
-from ...vectors import across, angle, cross, dot, madd, norm, scale, sub, unit
-from ..fabrik.framed import signed_angle
+from ...rotation import multiply
+from ...vectors import across, add_scaled, angle, cross, dot, norm, scale, signed_angle, sub, unit
 
 #: Knee angles sampled across its range before the best one is refined.
 SAMPLES = 64
@@ -60,7 +59,7 @@ class ConeHip:
         # keeps its part along k and turns its part across k (Rodrigues).
         k = knee.axis
         along = dot(lower, k)
-        self.fixed = madd(scale(self.axis, l1), k, l2 * along)
+        self.fixed = add_scaled(scale(self.axis, l1), k, l2 * along)
         self.cosine = scale(across(lower, k), l2)
         self.sine = scale(cross(k, lower), l2)
         self.reach_to = sub(target, chain.points[0])
@@ -69,7 +68,7 @@ class ConeHip:
 
     def tip(self, theta):
         """``v``: the tip from the root with the knee at ``theta`` and the hip at rest."""
-        return madd(madd(self.fixed, self.cosine, math.cos(theta)), self.sine, math.sin(theta))
+        return add_scaled(add_scaled(self.fixed, self.cosine, math.cos(theta)), self.sine, math.sin(theta))
 
     def band(self, v):
         """``(beta, phi)`` for the tip ``v``: its angle from ``a``, and the angle in the band it
@@ -136,4 +135,4 @@ class ConeHip:
         # takes a to cos(x) a + sin(x) m.
         spin = signed_angle(a, v, m)
         swing = rot.from_axis_angle(cross(a, m), phi - beta)
-        return [compose(swing, rot.from_axis_angle(a, spin)), self.knee.rotation(theta)]
+        return [multiply(swing, rot.from_axis_angle(a, spin)), self.knee.rotation(theta)]

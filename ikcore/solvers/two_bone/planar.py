@@ -39,6 +39,8 @@ from math import atan2, cos, fmod, hypot, inf, pi, sin, sqrt
 from ... import rotation as rot
 from ...kinematics import Frames
 from ...plan import HINGE
+from ...rotation import from_axis_angle
+from ...vectors import across, cross, norm, unit
 from . import TIE, triangle
 
 _TWO_PI = 2.0 * pi
@@ -132,7 +134,7 @@ class PlanarLeg:
         self.knee_reaches = tuple(sqrt(max(0.0, self.l1 ** 2 + self.l2 ** 2 + 2.0 * self.l1 * self.l2 * cos(self.psi + a)))
                                   for a in self.knee[:2])
 
-    def _across(self, x, y, z=0.0):
+    def across(self, x, y, z=0.0):
         """:func:`ikcore.rotation.perpendicular` of the vector ``(x, y, z)`` in plane coordinates, in
         plane coordinates (the reference's choice where nothing else says which way to bend)."""
         v = tuple(x * a + y * b + z * c for a, b, c in zip(self.e1, self.e2, self.axis))
@@ -419,57 +421,33 @@ class PlanarLeg:
         """The reference's preferred bend direction (:meth:`ikcore.solvers.two_bone.Triangle._side`),
         in plane coordinates (its part in the plane: the knee lies there)."""
         if pole is not None:
-            k = _across(self._in_plane(pole), u)
-            if _norm(k) > eps:
-                return _unit(k)[:2]
+            k = across(self._in_plane(pole), u)
+            if norm(k) > eps:
+                return unit(k)[:2]
         for a, b in ((t0, t1), (0.0, 0.0)):
             knee = (self.l1 * cos(a), self.l1 * sin(a), 0.0)
             c = a + self.psi + b
             tip = (knee[0] + self.l2 * cos(c), knee[1] + self.l2 * sin(c), 0.0)
             # The bend plane's normal is along the axis, with the sign of knee x tip.
-            normal = _across((0.0, 0.0, knee[0] * tip[1] - knee[1] * tip[0]), u)
-            if _norm(normal) > eps * eps:
-                return _unit(_cross(u, normal))[:2]
+            normal = across((0.0, 0.0, knee[0] * tip[1] - knee[1] * tip[0]), u)
+            if norm(normal) > eps * eps:
+                return unit(cross(u, normal))[:2]
             if a == t0 and b == t1:
-                k = _across(knee, u)
-                if _norm(k) > eps:
-                    return _unit(k)[:2]
+                k = across(knee, u)
+                if norm(k) > eps:
+                    return unit(k)[:2]
         return self._across(*u)[:2]
 
     def frames(self, t0, t1, knee, tip):
         """The :class:`~ikcore.kinematics.Frames` of the pose with angles ``t0``, ``t1`` and the knee
         and tip points :meth:`solve` gave for them."""
-        hip = about(self.axis, t0)
-        return Frames([hip, about(self.axis, t1)], [hip, about(self.axis, t0 + t1)], [self.root, knee, tip])
+        hip = from_axis_angle(self.axis, t0)
+        return Frames([hip, from_axis_angle(self.axis, t1)], [hip, from_axis_angle(self.axis, t0 + t1)], [self.root, knee, tip])
 
     def _in_plane(self, v):
         """A vector's plane coordinates."""
         return (sum(a * b for a, b in zip(v, self.e1)), sum(a * b for a, b in zip(v, self.e2)),
                 sum(a * b for a, b in zip(v, self.axis)))
-
-
-def _across(v, u):
-    t = v[0] * u[0] + v[1] * u[1] + v[2] * u[2]
-    return (v[0] - t * u[0], v[1] - t * u[1], v[2] - t * u[2])
-
-
-def _norm(v):
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
-
-
-def _unit(v):
-    n = _norm(v)
-    return (v[0] / n, v[1] / n, v[2] / n)
-
-
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def about(axis, angle):
-    """The rotation by ``angle`` about the unit ``axis``."""
-    s = sin(0.5 * angle)
-    return (cos(0.5 * angle), axis[0] * s, axis[1] * s, axis[2] * s)
 
 
 def within(a, limits):
