@@ -2,6 +2,7 @@
 
 import math
 
+from . import kinematics
 from .checks import check_points, check_rotations
 from .constraints import Constraint
 from .errors import IKError
@@ -114,13 +115,11 @@ class Chain:
         ``R_i = q_0 ... q_i`` and ``p_{i+1} = p_i + R_i (rest_{i+1} - rest_i)``
         (:func:`ikcore.kinematics.forward`).
         """
-        from .kinematics import forward
-        return forward(self, check_rotations(rotations, self.size))
+        return kinematics.forward(self, check_rotations(rotations, self.size))
 
     def world_rotations(self, rotations):
         """Each bone's world rotation ``R_i = q_0 ... q_i`` for local ``rotations`` (checked)."""
-        from .kinematics import frames
-        return frames(self, check_rotations(rotations, self.size))[0]
+        return kinematics.frames(self, check_rotations(rotations, self.size))[0]
 
     def clamp(self, rotations):
         """``rotations`` with each joint's limits applied (unit quaternions in, unchecked)."""

@@ -3,8 +3,8 @@
 A :class:`~ikcore.chain.Chain` never changes, so everything a solver would
 otherwise work out on each call is worked out once and kept on it, as
 ``chain.plan``: which joints are hinges and about which axis, and whether the
-chain moves in one plane, when the chain is made; its rest pose, a method's
-default settings and its own layout of the chain, at their first use.
+chain moves in one plane, when the chain is made; its rest pose and a method's
+own layout of the chain, at their first use.
 
 Joint limits reach the solvers through :attr:`Plan.clamps`: the built-in
 constraints' own ``clamp``, or, for a user's :class:`~ikcore.Constraint`
@@ -194,16 +194,15 @@ class Plan:
         the root normal to it.
     rest : Frames
         The rest pose (:func:`~ikcore.kinematics.rest`).
-    layouts : Kept
+    layouts : Layouts
         A method's own layout of the chain, ``layouts[build]`` for ``build(chain)``
         (``build`` a module-level function), worked out at the first lookup.
-    defaults : Kept
-        ``defaults[method]``: the checked :class:`~ikcore.problem.Settings` of
-        ``method`` with its defaults for this chain, made at the first lookup (an
-        unknown method is refused every time).
+    settings : dict
+        Per method, its default settings for this chain, kept by
+        :func:`ikcore.problem.settings_of` at their first use.
     """
 
-    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "defaults", "layouts",
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "settings", "layouts",
                  "_start")
 
     def __init__(self, chain):
@@ -214,8 +213,8 @@ class Plan:
         self.hinges = all(j.kind == HINGE for j in self.joints)
         self.plane = _plane(self.joints, chain.directions) if self.hinges else None
         self._rest = None
-        self.defaults = Kept(chain, _default_settings)
-        self.layouts = Kept(chain, _layout)
+        self.settings = {}
+        self.layouts = Layouts(chain)
         self._start = (None, None)
 
     @property
@@ -249,29 +248,19 @@ class Plan:
                 for q, clamp, d in zip(rotations, self.clamps, self.chain.directions)]
 
 
-class Kept(dict):
-    """What a chain's plan works out by key at the first lookup and keeps: ``kept[key]`` is
-    ``make(chain, key)``, made once (a ``make`` that raises keeps nothing)."""
+class Layouts(dict):
+    """A chain's layouts by the function that makes them: ``layouts[build]`` is ``build(chain)``,
+    made at the first lookup and kept (a ``build`` that raises keeps nothing)."""
 
-    __slots__ = ("chain", "make")
+    __slots__ = ("chain",)
 
-    def __init__(self, chain, make):
+    def __init__(self, chain):
         super().__init__()
         self.chain = chain
-        self.make = make
 
-    def __missing__(self, key):
-        found = self[key] = self.make(self.chain, key)
+    def __missing__(self, build):
+        found = self[build] = build(self.chain)
         return found
-
-
-def _layout(chain, build):
-    return build(chain)
-
-
-def _default_settings(chain, method):
-    from .problem import make_settings
-    return make_settings(chain, method)
 
 
 def _plane(joints, directions):

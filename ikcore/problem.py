@@ -14,6 +14,7 @@ from . import rotation as rot
 from .chain import LARGEST, Chain
 from .checks import check_int_range, check_positive, check_quaternion, check_vector
 from .errors import IKError
+from .objectives import TowardRest, check_objectives
 from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS
 from .solvers import method as method_module
 
@@ -242,13 +243,16 @@ def settings_of(chain, method, tolerance, max_iterations, orientation_tolerance,
     """:func:`check_settings` with every argument given, the method's options as one dict.
 
     A method's defaults, the commonest request, are checked once per chain and
-    kept on its plan (:attr:`ikcore.plan.Plan.defaults`).
+    kept on its plan (:attr:`ikcore.plan.Plan.settings`).
     """
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
     if (type(method) is str and tolerance is None and max_iterations is None and orientation_tolerance is None
             and secondary is None and not options):
-        return chain.plan.defaults[method]
+        found = chain.plan.settings.get(method)
+        if found is None:
+            found = chain.plan.settings[method] = make_settings(chain, method)
+        return found
     return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
 
 
@@ -267,7 +271,6 @@ def make_settings(chain, method, tolerance=None, max_iterations=None, orientatio
         module.check_chain(chain)
     secondary = _check_secondary(method, module, secondary)
     if options.get("rest_weight"):
-        from .objectives import TowardRest
         secondary = (*secondary, TowardRest(options["rest_weight"]))
     return Settings(chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary)
 
@@ -275,7 +278,6 @@ def make_settings(chain, method, tolerance=None, max_iterations=None, orientatio
 def _check_secondary(method, module, secondary):
     if secondary is None:
         return ()
-    from .objectives import check_objectives
     secondary = check_objectives(secondary)
     if secondary and not getattr(module, "SECONDARY", False):
         raise IKError(f"method {method!r} takes no secondary objectives; use one of "

@@ -30,9 +30,9 @@ secondary)``                                    ``scale``, the rule's damping an
 ``two_bone(triangle, frames)``                  the closed form's triangle and the pose it took
 ==============================================  =============================================================
 
-The recorder turns them into :class:`ikcore.trace.Step` records: a FABRIK pass
+The recorder turns them into :class:`ikcore.Step` records: a FABRIK pass
 becomes one step per bone, a Jacobian step gets one column per joint, and so
-on (:class:`~ikcore.trace.Step` says what each holds). ``holding(hand)`` gives
+on (:class:`~ikcore.Step` says what each holds). ``holding(hand)`` gives
 fabrik_dls's reach a view of the recorder that adds the hand to every pose of
 the wrist's chain.
 """
@@ -45,6 +45,7 @@ from . import rotation as rot
 from .kinematics import frames
 from .plan import HINGE
 from .rotation import rotate
+from .step import Step
 from .vectors import add, angle, cross, dot, norm, scale, sub, unit
 
 #: Poses whose points lie within this fraction of the reach of one another are the same pose.
@@ -60,9 +61,6 @@ class Recorder:
     """The steps of one traced solve (see the module docstring); :meth:`finish` closes them."""
 
     def __init__(self, problem):
-        from .trace import Step
-
-        self.Step = Step
         self.problem = problem
         self.chain = problem.chain
         self.target = problem.target
@@ -79,7 +77,7 @@ class Recorder:
     def _add(self, iteration, phase, joint, positions, caption, detail):
         self.positions = positions
         self.iteration = iteration
-        self.steps.append(self.Step(iteration, phase, joint, positions, self._error(positions), caption, detail))
+        self.steps.append(Step(iteration, phase, joint, positions, self._error(positions), caption, detail))
 
     @staticmethod
     def _pose(points, hand):

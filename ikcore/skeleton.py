@@ -18,6 +18,7 @@ Chains hang from nodes: :meth:`Skeleton.add_chain` gives a
 """
 
 from . import rotation as rot
+from .bound import BoundChain
 from .chain import Chain
 from .checks import check_point, check_quaternion
 from .errors import IKError
@@ -241,7 +242,6 @@ class Skeleton:
             Duplicate chain or node names, unknown parent, or anything
             :class:`ikcore.Chain` refuses.
         """
-        from .bound import BoundChain
         if not isinstance(name, str) or not name:
             raise IKError(f"chain name must be a non-empty string, got {name!r}")
         if name in self._chains:

@@ -12,6 +12,7 @@ unchanged, costs no further steps.
 """
 
 from . import kinematics
+from .checks import check_rotations
 from .problem import check_request, check_settings, check_target
 from .solution import solution_of
 
@@ -79,7 +80,6 @@ class Tracker:
         if rotations is None:
             self.frames = None
         else:
-            from .checks import check_rotations
             self.frames = kinematics.pose_of(chain, check_rotations(rotations, chain.size, "start"))
 
     @property
