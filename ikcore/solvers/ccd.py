@@ -55,8 +55,8 @@ from ..problem import Outcome
 from ..rotation import multiply, rotate, shortest_arc
 from ..vectors import norm, signed_angle, sub
 from . import degenerate, pole, reach
-from .handover import HandingOver
-from .loop import iterate
+from .handover import finish_with_dls
+from .loop import Search, iterate
 from .restarts import restart_frames
 
 
@@ -93,12 +93,17 @@ def run(problem, steps=None):
         outcome = reach.one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
         return pole.turned(problem, outcome, steps)
     search = Sweeps(problem, steps)
-    return pole.turned(problem, iterate(problem, search), steps)
+    if chain.plan.free or not chain.reachable(problem.target):
+        return pole.turned(problem, iterate(problem, search), steps)
+    # A limited chain sweeps to its first stall, then damped least squares goes on from the best pose.
+    outcome = iterate(problem, search, max_restarts=0)
+    if outcome.stalled:
+        outcome = finish_with_dls(problem, outcome, steps)
+    return pole.turned(problem, outcome, steps)
 
 
-class Sweeps(HandingOver):
-    """CCD's sweeps, for :func:`~ikcore.solvers.loop.iterate`; a limited chain hands over to damped
-    least squares at its first stall (:mod:`~ikcore.solvers.handover`)."""
+class Sweeps(Search):
+    """CCD's sweeps, for :func:`~ikcore.solvers.loop.iterate`."""
 
     def __init__(self, problem, steps):
         self.problem = problem
@@ -125,7 +130,7 @@ class Sweeps(HandingOver):
         self.frames = frames
         self.error = self.score = self.problem.error(frames)
 
-    def own_step(self, iteration):
+    def step(self, iteration):
         """One sweep, tip to root (see the module docstring), then forward kinematics."""
         chain, problem, frames = self.chain, self.problem, self.frames
         target, tolerance = problem.target, problem.tolerance
@@ -192,13 +197,13 @@ class Sweeps(HandingOver):
         made = multiply(multiply(parent, multiply(new, rot.conjugate(q))), rot.conjugate(parent))
         return new, made, wished
 
-    def own_keep(self):
+    def keep(self):
         return self.frames
 
+    def pose_of(self, kept):
+        return self.problem.start if kept is None else kept
+
     def restart(self, kept, rng):
-        chain = self.chain
-        if not chain.plan.free and chain.reachable(self.problem.target):
-            return super().restart(kept, rng)
         # A chain without limits starts again from the arc onto the target where one reaches it; out of
         # reach (where the sweeps straighten the chain at the target, and damped least squares' steps
         # would shrink with its bend) a chain starts again from its best pose kicked, harder each

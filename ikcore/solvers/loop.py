@@ -56,7 +56,7 @@ def at_nearest(frames, nearest, tolerance):
 
 
 def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None,
-            start_score=None):
+            start_score=None, done=0):
     """Run ``search`` (see the module docstring) for ``problem``.
 
     ``rate`` and ``patience`` tune the :class:`~.restarts.StallWatch` (its window
@@ -64,7 +64,8 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     ``max_restarts`` caps the restarts (``None``: no cap). ``budget`` is the
     number of iterations (default ``problem.max_iterations``); ``errors`` an
     error history to go on from (default: the start's error alone);
-    ``start_score`` the start's score (default its error).
+    ``start_score`` the start's score (default its error); ``done`` the iterations the solve
+    made before this loop (the search numbers its steps on from them).
     """
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
@@ -85,7 +86,7 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     stalled = False
     while iterations < budget:
         iterations += 1
-        search.step(iterations)
+        search.step(done + iterations)
         error, score = search.error, search.score
         errors.append(error)
         if score < best:

@@ -61,7 +61,7 @@ from ...checks import check_int_range
 from ...kinematics import Frames, placed, pose_of
 from ...problem import Outcome
 from .. import degenerate, pole, reach
-from ..handover import HandingOver
+from ..handover import finish_with_dls
 from ..loop import Search, iterate
 from ..restarts import restart_frames
 from . import framed
@@ -100,7 +100,17 @@ def run(problem, steps=None):
             frames = start
         return pole.turned(problem, reach.one_step(problem, frames, [problem.start_error], steps), steps)
     search.prepare(problem.pole)
-    return pole.turned(problem, iterate(problem, search, max_restarts=problem.options["max_restarts"]), steps)
+    max_restarts = problem.options["max_restarts"]
+    if isinstance(search, PointSearch):
+        return pole.turned(problem, iterate(problem, search, max_restarts=max_restarts), steps)
+    # The passes with joint frames go on to their first stall, or until they slow down; then damped
+    # least squares goes on from the best pose (the hand-over at a stall counts as a restart).
+    outcome = iterate(problem, search, max_restarts=0)
+    if outcome.stalled and (search.slowed or max_restarts != 0):
+        if not search.slowed and max_restarts is not None:
+            max_restarts -= 1
+        outcome = finish_with_dls(problem, outcome, steps, max_restarts)
+    return pole.turned(problem, outcome, steps)
 
 
 class PointSearch(Search):
@@ -194,12 +204,13 @@ class PointSearch(Search):
         return True
 
 
-class FramedSearch(HandingOver):
+class FramedSearch(Search):
     """FABRIK's iterations with joint frames (see :mod:`.framed`), for :func:`~ikcore.solvers.loop.iterate`.
 
-    Once the passes slow down (an iteration that does not shrink the error
-    below :attr:`SLOW` of the last) or stall, damped least squares takes over
-    from the best pose (:mod:`~ikcore.solvers.handover`).
+    From the second iteration on, an iteration that does not shrink the error
+    below :attr:`SLOW` of the last says the passes have slowed down
+    (:attr:`slowed`, and ``stuck``: the loop ends at once), for damped least
+    squares to go on from the best pose (:mod:`~ikcore.solvers.handover`).
     """
 
     #: Passes that shrink the error by less than this a step hand over (the steps finish quadratically).
@@ -213,8 +224,7 @@ class FramedSearch(HandingOver):
 
     def _take(self, frames):
         self.state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
-        self.error = self.score = self.last = self.problem.error_of(frames.points[-1])
-        self.best, self.best_error = frames, self.error
+        self.error = self.score = self.problem.error_of(frames.points[-1])
 
     @staticmethod
     def reposed(chain, frames, wanted):
@@ -247,13 +257,10 @@ class FramedSearch(HandingOver):
             if self.steps is not None:
                 self.steps.setup(list(self.state[2]), "turn")
 
-    def step(self, iteration):
-        if self.finisher is None and iteration > 2 and self.error > self.SLOW * self.last:
-            self.hand_over(self.best)
-        super().step(iteration)
+    slowed = False
 
-    def own_step(self, iteration):
-        self.last = self.error
+    def step(self, iteration):
+        last = self.error
         state, steps = self.state, self.steps
         before = None if steps is None else list(state[2])
         framed.backward(self.chain, state, self.problem.target)
@@ -264,8 +271,10 @@ class FramedSearch(HandingOver):
         if steps is not None:
             steps.forward(iteration, middle, list(state[2]))
         self.error = self.score = self.problem.error_of(state[2][-1])
-        if self.error < self.best_error:
-            self.best_error, self.best = self.error, self.own_keep()
+        self.slowed = self.stuck = iteration >= 2 and self.error > self.SLOW * last
 
-    def own_keep(self):
+    def keep(self):
         return Frames(*(list(part) for part in self.state))
+
+    def pose_of(self, kept):
+        return self.problem.start if kept is None else kept
