@@ -31,7 +31,7 @@ from .errors import IKError
 from .kinematics import pose_of
 from .problem import FARTHEST, check_request, check_settings, check_target
 from .solution import CONVERGED, STATUSES, solution_of
-from .solvers.two_bone.planar import Legs, planar_leg
+from .solvers.two_bone.planar import LegResults, planar_leg
 
 #: Fewest copies the batched kernels take, per method: a smaller batch loops solve, which is faster
 #: there (crossovers measured with tests/bench/batched.py and tests/bench/legs_block.py).
@@ -244,7 +244,7 @@ def _planar_legs(leg, settings, targets, poles, starts):
     rest = (hip.range.clamp(0.0), knee.range.clamp(0.0))
     t0s = [rest[0] if s is None else hip.angle(s.rotations[0]) for s in starts]
     t1s = [rest[1] if s is None else knee.angle(s.rotations[1]) for s in starts]
-    out = Legs(count)
+    out = LegResults(count)
     flat_poles = None if not poles or poles[0] is None else _columns(poles)
     if count:
         leg.solve(count, _columns(targets), flat_poles, (t0s, t1s), settings.tolerance, out)

@@ -172,7 +172,7 @@ class BoundChain:
         """Take the pose whose ``N + 1`` points (in the chain's frame) are ``points``, as a trace's step
         gives them (:mod:`ikcore.trace`), to be drawn: the points as they are (a FABRIK pass leaves
         bones stretched until it places them), each bone turned from its rest direction toward them
-        by the shortest arc (:func:`ikcore.kinematics.along`), without limits."""
+        by the shortest arc (:func:`ikcore.kinematics.rotations_along`), without limits."""
         chain = self.chain
         rigid = [points[0]]
         for a, b, length, rest in zip(points, points[1:], chain.lengths, chain.directions):
@@ -180,7 +180,7 @@ class BoundChain:
             n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) ** 0.5
             u = (d[0] / n, d[1] / n, d[2] / n) if n > 1e-12 * chain.reach else rest
             rigid.append(tuple(p + length * c for p, c in zip(rigid[-1], u)))
-        rotations, worlds = kinematics.along(chain, kinematics.rest(chain), rigid)
+        rotations, worlds = kinematics.rotations_along(chain, kinematics.rest(chain), rigid)
         self.take_frames(kinematics.Frames(rotations, worlds, [tuple(p) for p in points]))
 
     def set_rotations(self, rotations):

@@ -73,17 +73,17 @@ def setup(what, iteration, error, oriented=False):
     raise ValueError(f"no caption for a setup step {what!r}")
 
 
-def reach(distance, reach_, min_reach, free, error):
+def reach(distance, full_reach, min_reach, free, error):
     """The nearest pose in one step, for a target out of reach or at its edge."""
     where = f"The target lies {num(distance)} from the root"
     if not free:
-        return (f"{where}, beyond the chain's reach of {num(reach_)}: every bone aims at it as far as its limits "
+        return (f"{where}, beyond the chain's reach of {num(full_reach)}: every bone aims at it as far as its limits "
                 f"allow, in one pass, and the effector stops {num(error)} from it.")
-    if distance <= min_reach + 0.5 * (reach_ - min_reach) and min_reach > 0.0:
+    if distance <= min_reach + 0.5 * (full_reach - min_reach) and min_reach > 0.0:
         return (f"{where}, nearer than the {num(min_reach)} the chain can fold to: the longest bone points at it "
                 f"and the others fold back, in one step, the effector {num(error)} from it.")
-    edge = "at the edge of" if distance <= reach_ else "beyond"
-    return (f"{where}, {edge} the chain's reach of {num(reach_)}: the chain stretches straight toward it in one "
+    edge = "at the edge of" if distance <= full_reach else "beyond"
+    return (f"{where}, {edge} the chain's reach of {num(full_reach)}: the chain stretches straight toward it in one "
             f"step, the effector {num(error)} from it.")
 
 
@@ -193,7 +193,7 @@ def limited(error):
     return f"The joint limits settle the pose the solve returns, the effector {num(error)} from the target."
 
 
-def result(solution, tolerance, distance, reach_, best):
+def result(solution, tolerance, distance, full_reach, best):
     """The last step: the status of the pose returned; ``best`` the iteration of an earlier pose
     returned as the best (else ``None``)."""
     k, e = solution.iterations, num(solution.error)
@@ -202,7 +202,7 @@ def result(solution, tolerance, distance, reach_, best):
         text = f"Converged after {_iterations(k)}: the effector is {e} from the target, within the tolerance {num(tolerance)}"
     elif status == "unreachable":
         text = (f"Unreachable: no pose of the chain reaches a target {num(distance)} from the root (reach "
-                f"{num(reach_)}); after {_iterations(k)} the effector is {e} from it")
+                f"{num(full_reach)}); after {_iterations(k)} the effector is {e} from it")
     elif status == "stalled":
         text = f"Stalled after {_iterations(k)}: progress stopped with the effector {e} from the target"
     else:

@@ -116,7 +116,7 @@ def rest(chain):
     """The rest pose (every joint at the identity, within its limits), as :func:`pose_of` makes it.
 
     Where the limits leave every joint at the identity, every world rotation is
-    :data:`~ikcore.rotation.IDENTITY` itself, which :func:`along` tells by identity
+    :data:`~ikcore.rotation.IDENTITY` itself, which :func:`rotations_along` tells by identity
     and does not turn by.
     """
     frames = pose_of(chain, [IDENTITY] * chain.size)
@@ -125,7 +125,7 @@ def rest(chain):
     return frames
 
 
-def along(chain, reference, points):
+def rotations_along(chain, reference, points):
     """Rotations that put each bone along ``points`` (the ``N + 1`` points of a pose with the
     chain's bone lengths), each bone turned from its direction in ``reference`` (Frames) by the
     shortest arc, so that the reference's twist about the bone is kept: ``(rotations, worlds)``.
@@ -169,9 +169,9 @@ def along(chain, reference, points):
     return rotations, worlds
 
 
-def placed(chain, reference, points, directions=None):
+def pose_from_points(chain, reference, points, directions=None):
     """The :class:`Frames` of the pose whose points are ``points`` (with the chain's bone lengths):
-    :func:`along`'s rotations, turned from ``reference``'s by the shortest arcs, then the limits.
+    :func:`rotations_along`'s rotations, turned from ``reference``'s by the shortest arcs, then the limits.
 
     Where the limits leave every rotation as it is (a chain without limits, or
     bends that keep within their cones), the points stand as the rotations'
@@ -182,7 +182,7 @@ def placed(chain, reference, points, directions=None):
     the clamps need not be asked, and the pose keeps them (the next solve from
     it reads them).
     """
-    rotations, worlds = along(chain, reference, points)
+    rotations, worlds = rotations_along(chain, reference, points)
     if directions is not None or chain.plan.free:
         frames = Frames(rotations, worlds, points)
         frames._directions = directions

@@ -101,17 +101,17 @@ class Problem:
     settings : Settings
         And, for short, its ``tolerance``, ``max_iterations``,
         ``orientation_tolerance``, ``options`` and ``secondary``.
-    polished : Polished or None
+    secondary_state : SecondaryState or None
         What the secondary steps of the solve that returned the start pose left
-        for the next (:class:`ikcore.solvers.jacobian.secondary.Polished`: the
+        for the next (:class:`ikcore.solvers.jacobian.secondary.SecondaryState`: the
         cost at which they ended with nothing left to gain, the length of the
         next step), which a :class:`~ikcore.Tracker` hands on from
-        :attr:`Outcome.polished`; ``None``: not known.
+        :attr:`Outcome.secondary_state`; ``None``: not known.
     """
 
     __slots__ = ("chain", "target", "start", "start_error", "distance", "start_met", "orientation", "pole",
                  "settings", "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary",
-                 "polished", "nearest", "free", "at_edge")
+                 "secondary_state", "nearest", "free", "at_edge")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
@@ -127,7 +127,7 @@ class Problem:
         self.orientation_tolerance = settings.orientation_tolerance
         self.options = settings.options
         self.secondary = settings.secondary
-        self.polished = None
+        self.secondary_state = None
         self.start_met = self.start_error <= self.tolerance and (orientation is None or self.met(start))
         # Outside the shell the chain without limits sweeps, the shell's point nearest the target (at
         # the root itself, every point at min_reach is as near: no one of them to aim at).
@@ -193,23 +193,23 @@ class Outcome:
         The start's error, then the error after each iteration.
     stalled : bool
         The method stopped because progress stopped.
-    polished : Polished or None
+    secondary_state : SecondaryState or None
         What the secondary steps left for the next solve from ``frames``
-        (:class:`ikcore.solvers.jacobian.secondary.Polished`); ``None`` where
+        (:class:`ikcore.solvers.jacobian.secondary.SecondaryState`); ``None`` where
         none were taken.
     met : bool
         The iterations stopped on a pose that meets the target, or, out of
         reach, on the nearest point the chain reaches (:func:`ikcore.solvers.loop.iterate`).
     """
 
-    __slots__ = ("frames", "iterations", "errors", "stalled", "polished", "met")
+    __slots__ = ("frames", "iterations", "errors", "stalled", "secondary_state", "met")
 
-    def __init__(self, frames, iterations, errors, stalled=False, polished=None, met=False):
+    def __init__(self, frames, iterations, errors, stalled=False, secondary_state=None, met=False):
         self.frames = frames
         self.iterations = iterations
         self.errors = errors
         self.stalled = stalled
-        self.polished = polished
+        self.secondary_state = secondary_state
         self.met = met
 
 

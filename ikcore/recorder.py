@@ -20,8 +20,8 @@ iteration=None)``
                                                 ``iteration``: the one it ends, where the caller knows it
                                                 (else the last one a step was noted in)
 ``reach(points)``                               a target out of reach (or at its edge) met in one step
-``rotate(iteration, joint, pivot, to_effector,  CCD turns ``joint`` (at ``pivot``) by the world turn
-to_target, wished, turned)``                    ``turned``; ``wished`` is the angle the directions asked for
+``rotate(iteration, joint, pivot, to_effector,  CCD turns ``joint`` (at ``pivot``) by ``world_turn``;
+to_target, wanted_angle, world_turn)``          ``wanted_angle`` is the angle the directions asked for
 ``backward(iteration, before, after)``,         a whole FABRIK pass (the points before and after it)
 ``forward(iteration, before, after)``
 ``jacobian(iteration, before, after, owners,    an accepted Jacobian step from Frames ``before`` to ``after``:
@@ -112,22 +112,22 @@ class Recorder:
         self._add(self.offset + 1, "reach", None, positions, caption,
                   {"distance": distance, "reach": chain.reach, "min_reach": chain.min_reach})
 
-    def rotate(self, iteration, joint, pivot, to_effector, to_target, wished, turned):
+    def rotate(self, iteration, joint, pivot, to_effector, to_target, wanted_angle, world_turn):
         before = self.positions
-        positions = (*before[:joint + 1], *(add(pivot, rotate(turned, sub(p, pivot))) for p in before[joint + 1:]))
-        made = math.degrees(rot.angle(turned))
-        wished = math.degrees(abs(wished))
+        positions = (*before[:joint + 1], *(add(pivot, rotate(world_turn, sub(p, pivot))) for p in before[joint + 1:]))
+        made = math.degrees(rot.angle(world_turn))
+        wanted_angle = math.degrees(abs(wanted_angle))
         cap = self.problem.options.get("max_step_deg", 180.0)
-        capped = wished > cap
-        clamped = abs(made - min(wished, cap)) > 1e-7
-        # The turn's axis (the vector part, turned round where w < 0: the same rotation written the other way).
-        axis = turned[1:] if turned[0] >= 0.0 else scale(turned[1:], -1.0)
+        capped = wanted_angle > cap
+        clamped = abs(made - min(wanted_angle, cap)) > 1e-7
+        # The turn's axis (the vector part, world_turn round where w < 0: the same rotation written the other way).
+        axis = world_turn[1:] if world_turn[0] >= 0.0 else scale(world_turn[1:], -1.0)
         constraint = self.chain.joints[joint]
         hinge = self.chain.plan.joints[joint].kind == HINGE
         caption = captions.rotate(joint, made, constraint, hinge, clamped, capped, cap, self._error(positions))
         self._add(self.offset + iteration, "rotate", joint, positions, caption,
                   {"to_effector": unit(to_effector), "to_target": unit(to_target), "angle_deg": made,
-                   "wished_deg": wished, "axis": unit(axis) if norm(axis) > 0.0 else None, "clamped": clamped,
+                   "wished_deg": wanted_angle, "axis": unit(axis) if norm(axis) > 0.0 else None, "clamped": clamped,
                    "capped": capped})
 
     def backward(self, iteration, before, after, hand=None):

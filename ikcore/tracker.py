@@ -6,7 +6,7 @@ the pole once, and keeps the pose of its last solve: each call starts from
 it, so a target that moved a little costs an iteration or two, and it takes
 that pose as it is (rotations, world rotations and points: no forward
 kinematics again). With secondary objectives it also keeps what their steps
-left at that pose (:attr:`~ikcore.problem.Outcome.polished`): a pose that
+left at that pose (:attr:`~ikcore.problem.Outcome.secondary_state`): a pose that
 meets the target and where they had nothing left to gain, with their cost
 unchanged, costs no further steps.
 """
@@ -48,7 +48,7 @@ class Tracker:
         The last call's.
     """
 
-    __slots__ = ("settings", "pole", "frames", "solution", "polished")
+    __slots__ = ("settings", "pole", "frames", "solution", "secondary_state")
 
     def __init__(self, chain, method="fabrik", *, pole=None, start=None, **options):
         self.settings = check_settings(chain, method, **options)
@@ -65,18 +65,18 @@ class Tracker:
         """:meth:`__call__` with its ``pole`` given (checked again); ``placement`` is the world pose
         of the chain's frame, for the Solution's positions (see :class:`~ikcore.Solution`)."""
         problem = check_request(self.settings, target, self.frames, orientation, pole)
-        problem.polished = self.polished
+        problem.secondary_state = self.secondary_state
         outcome = self.settings.module.run(problem)
         solution = solution_of(problem, outcome, placement)
         self.frames = solution.frames
-        self.polished = outcome.polished
+        self.secondary_state = outcome.secondary_state
         self.solution = solution
         return solution
 
     def reset(self, rotations=None):
         """Start the next call from ``rotations`` (checked, made unit, within the limits), or the rest pose."""
         chain = self.settings.chain
-        self.polished = None
+        self.secondary_state = None
         if rotations is None:
             self.frames = None
         else:

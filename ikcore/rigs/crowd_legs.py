@@ -27,7 +27,7 @@ import math
 
 from ..chain import Chain
 from ..constraints import Hinge
-from ..solvers.two_bone.planar import Legs, planar_leg
+from ..solvers.two_bone.planar import LegResults, planar_leg
 from .spider import COXA, LEG_POINTS, POLE, YAW_RANGE, leg_joints
 
 
@@ -48,7 +48,7 @@ class CrowdLegs:
         Per walker, the largest ``|yaw|`` its coxas were asked for (before the limit): how hard its
         feet pull its legs round (:class:`~ikcore.rigs.walkers.Walkers` eases off as it nears the
         limit).
-    results : Legs
+    results : LegResults
         The kernel's results for every leg (errors, status codes 0 converged, 1 unreachable, 3
         stalled), after :meth:`solve`.
     """
@@ -68,7 +68,7 @@ class CrowdLegs:
         self.yaw, self.femur, self.tibia = [], [], []
         self.strain = []
         self.poles = ([], [], [])
-        self.results = Legs(0, points=False)
+        self.results = LegResults(0, points=False)
 
     def resize(self, walkers):
         """Lay the lists out for ``walkers`` walkers: kept angles for the legs kept, rest for new ones."""
@@ -83,7 +83,7 @@ class CrowdLegs:
         del self.strain[walkers:]
         self.strain += [0.0] * (walkers - len(self.strain))
         self.count = count
-        self.results = Legs(count, points=False)
+        self.results = LegResults(count, points=False)
 
     def aim(self, walkers, bodies, gait, clamp):
         """Steps 1 and 2 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""

@@ -36,7 +36,7 @@ from ..constraints import Hinge
 from ..errors import IKError
 from ..skeleton import Skeleton
 from ..solution import STATUSES
-from ..solvers.two_bone.planar import Legs, planar_leg
+from ..solvers.two_bone.planar import LegResults, planar_leg
 from .gait import Gait
 from .scene import BODY, Limb, Scene, Target
 from .terrain import Terrain
@@ -193,7 +193,7 @@ class SpiderScene(Scene):
         self._batch_targets = ([0.0] * 8, [0.0] * 8, [0.0] * 8)
         self._batch_poles = tuple([c] * 8 for c in POLE)
         self._batch_angles = ([0.0] * 8, [0.0] * 8)
-        self._batch_out = Legs(8)
+        self._batch_out = LegResults(8)
 
     # -- steering ------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ effector meets the target.
 step; smaller values spread the bend along the chain (more natural poses, more
 sweeps).
 
-**Crawls and stalls.** Sweeps slow down as a chain straightens (near full
+**Crawls and stalls.** CCDSearch slow down as a chain straightens (near full
 reach every turn moves the effector mostly across the line to the target) or
 where a joint is pinned on its limit. A pace that would not meet the tolerance
 within :data:`HORIZON` more sweeps counts as a stall (:mod:`~.restarts`): a
@@ -88,21 +88,21 @@ def run(problem, steps=None):
     chain = problem.chain
     start = problem.start
     if problem.start_met:
-        return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
+        return pole.swivel_toward_pole(problem, Outcome(start, 0, [problem.start_error]), steps)
     if chain.plan.free and problem.at_edge:
-        outcome = reach.one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
-        return pole.turned(problem, outcome, steps)
-    search = Sweeps(problem, steps)
+        outcome = reach.in_one_step(problem, reach.nearest_frames(problem, start), [problem.start_error], steps)
+        return pole.swivel_toward_pole(problem, outcome, steps)
+    search = CCDSearch(problem, steps)
     if chain.plan.free or not chain.reachable(problem.target):
-        return pole.turned(problem, iterate(problem, search), steps)
+        return pole.swivel_toward_pole(problem, iterate(problem, search), steps)
     # A limited chain sweeps to its first stall, then damped least squares goes on from the best pose.
     outcome = iterate(problem, search, max_restarts=0)
     if outcome.stalled:
         outcome = finish_with_dls(problem, outcome, steps)
-    return pole.turned(problem, outcome, steps)
+    return pole.swivel_toward_pole(problem, outcome, steps)
 
 
-class Sweeps(Search):
+class CCDSearch(Search):
     """CCD's sweeps, for :func:`~ikcore.solvers.loop.iterate`."""
 
     def __init__(self, problem, steps):
@@ -144,21 +144,21 @@ class Sweeps(Search):
             if nu == 0.0 or nv == 0.0:
                 continue
             parent = frames.worlds[i - 1] if i else rot.IDENTITY
-            q, turned, wished = self._turn(i, rotations[i], parent, u, v)
-            if turned is None:
+            q, world_turn, wanted_angle = self._turn(i, rotations[i], parent, u, v)
+            if world_turn is None:
                 continue
             if self.steps is not None:
-                self.steps.rotate(iteration, i, p, u, v, wished, turned)
+                self.steps.rotate(iteration, i, p, u, v, wanted_angle, world_turn)
             rotations[i] = q
-            # The effector turns with the joint: e = p + D u.
-            e = tuple(a + b for a, b in zip(p, rotate(turned, u)))
+            # The effector turns with the joint: e = p + D u, D the world turn.
+            e = tuple(a + b for a, b in zip(p, rotate(world_turn, u)))
             if math.dist(e, target) <= tolerance:
                 break
         self._take(pose_of(chain, rotations))
 
     def _turn(self, i, q, parent, u, v):
         """Joint ``i``'s new rotation, the world turn it made and the angle it wished to turn,
-        ``(q, D, wished)``; ``D`` is ``None`` when the turn is too small to matter or impossible
+        ``(q, world_turn, wanted_angle)``; ``world_turn`` is ``None`` when the turn is too small to matter or impossible
         (``u`` or ``v`` along a hinge's axis)."""
         joint = self.chain.plan.joints[i]
         bone = joint.bone
@@ -166,20 +166,20 @@ class Sweeps(Search):
         if joint.kind == HINGE:
             hinge = joint.constraint
             axis = rotate(parent, hinge.axis)
-            wished = signed_angle(axis, u, v)
-            delta = max(-self.max_step, min(self.max_step, wished))
+            wanted_angle = signed_angle(axis, u, v)
+            delta = max(-self.max_step, min(self.max_step, wanted_angle))
             old = hinge.angle(q)
             new = hinge.rotation(old + delta)
-            done = rot.wrap_angle(hinge.angle(new) - old)
+            turned_angle = rot.wrap_angle(hinge.angle(new) - old)
             # The effector moves on a circle of radius |u x axis| about the axis.
             if norm(u) * math.sqrt(max(0.0, 1.0 - (sum(a * b for a, b in zip(u, axis)) / norm(u)) ** 2)) \
-                    * abs(2.0 * math.sin(0.5 * done)) < skip:
-                return q, None, wished
-            return new, rot.from_axis_angle(axis, done), wished
+                    * abs(2.0 * math.sin(0.5 * turned_angle)) < skip:
+                return q, None, wanted_angle
+            return new, rot.from_axis_angle(axis, turned_angle), wanted_angle
         world = shortest_arc(tuple(c / norm(u) for c in u), tuple(c / norm(v) for c in v))
-        angle = wished = rot.angle(world)
+        angle = wanted_angle = rot.angle(world)
         if norm(u) * 2.0 * math.sin(0.5 * angle) < skip:
-            return q, None, wished
+            return q, None, wanted_angle
         if angle > self.max_step:
             world = rot.from_axis_angle(world[1:], self.max_step)
         # The world turn seen in the parent's frame, applied to the joint: q <- (P* D P) q.
@@ -194,8 +194,8 @@ class Sweeps(Search):
                 new = rot.normalize(multiply(rot.from_axis_angle(toward, joint.swivel_within(new, toward, 0.0)), new))
             new = joint.clamp(new, bone)
         # The turn the joint actually made, back in the world: D = P (new q*) P*.
-        made = multiply(multiply(parent, multiply(new, rot.conjugate(q))), rot.conjugate(parent))
-        return new, made, wished
+        world_turn = multiply(multiply(parent, multiply(new, rot.conjugate(q))), rot.conjugate(parent))
+        return new, world_turn, wanted_angle
 
     def keep(self):
         return self.frames

@@ -19,7 +19,7 @@ mirror image within the plane) or none.
 from math import sqrt
 
 from .. import rotation as rot
-from ..kinematics import along, pose_of
+from ..kinematics import rotations_along, pose_of
 from ..problem import Outcome
 
 
@@ -102,13 +102,13 @@ def swivel(points, pole, size, planar=False):
     return out
 
 
-def turned(problem, outcome, steps=None):
+def swivel_toward_pole(problem, outcome, steps=None):
     """``outcome`` swivelled toward ``problem.pole`` (none: as it is), where the turn keeps the
     target as well met: met, or, for an outcome that does not meet it, a score
     (:meth:`ikcore.problem.Problem.score`) no larger.
 
     The swivelled points become rotations by the shortest arc from the
-    outcome's pose (:func:`ikcore.kinematics.along`), then the limits apply.
+    outcome's pose (:func:`ikcore.kinematics.rotations_along`), then the limits apply.
     With an orientation target only the bones up to the last one turn (about
     the line from the root to the last bone's start), and the last bone keeps
     its world rotation.
@@ -118,10 +118,10 @@ def turned(problem, outcome, steps=None):
     chain, frames = problem.chain, outcome.frames
     planar = chain.plan.plane is not None
     if problem.orientation is None:
-        rotations = along(chain, frames, swivel(frames.points, problem.pole, chain.reach, planar))[0]
+        rotations = rotations_along(chain, frames, swivel(frames.points, problem.pole, chain.reach, planar))[0]
     else:
         wrist = swivel(frames.points[:-1], problem.pole, chain.reach, planar)
-        rotations, worlds = along(chain, frames, [*wrist, frames.points[-1]])
+        rotations, worlds = rotations_along(chain, frames, [*wrist, frames.points[-1]])
         if chain.size > 1:
             rotations[-1] = rot.multiply(rot.conjugate(worlds[-2]), frames.worlds[-1])
     turned_frames = pose_of(chain, rotations)

@@ -22,7 +22,7 @@ lies within ``[min_reach, reach]``, and only those:
 import math
 
 from .. import rotation as rot
-from ..kinematics import placed
+from ..kinematics import pose_from_points
 from ..problem import Outcome
 from ..vectors import across, add, add_scaled, norm, scale, sub, unit
 
@@ -60,10 +60,10 @@ def nearest_frames(problem, start):
     """The :class:`~ikcore.kinematics.Frames` of :func:`nearest_pose` for ``problem``'s target, each
     bone turned from its direction in ``start`` (Frames) by the shortest arc."""
     chain = problem.chain
-    return placed(chain, start, nearest_pose(chain, problem.target, start.points))
+    return pose_from_points(chain, start, nearest_pose(chain, problem.target, start.points))
 
 
-def one_step(problem, frames, errors, steps=None):
+def in_one_step(problem, frames, errors, steps=None):
     """The :class:`~ikcore.problem.Outcome` of a solve that ends on one step to ``frames``: the
     nearest pose at an edge of the reach or beyond it (``errors``: the history before the step;
     ``steps``: the step hook, which records it). The method takes no further step, so where the

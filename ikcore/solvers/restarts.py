@@ -21,7 +21,7 @@ restarts (:func:`restart_frames`) and gives up once restarts stop paying:
 import random
 
 from .. import rotation as rot
-from ..kinematics import along, pose_of
+from ..kinematics import rotations_along, pose_of
 from ..plan import HINGE, hinge_angle
 from . import reach
 
@@ -71,7 +71,7 @@ class StallWatch:
     """
 
     __slots__ = ("best", "mark", "goal", "window", "rate", "patience", "since", "progressed",
-                 "window_start", "fruitless", "stall_best", "horizon")
+                 "window_start", "stalls_without_progress", "stall_best", "horizon")
 
     def __init__(self, error, goal, window, rate, patience, horizon):
         self.best = self.mark = self.window_start = self.stall_best = error
@@ -81,7 +81,7 @@ class StallWatch:
         self.patience = patience
         self.since = 0
         self.progressed = False
-        self.fruitless = 0
+        self.stalls_without_progress = 0
         self.horizon = horizon
 
     def update(self, error, stuck=False):
@@ -106,14 +106,17 @@ class StallWatch:
         self.window_start = self.best
         if not stalled:
             return False
-        self.fruitless = 0 if self.best < self.stall_best * (1.0 - self.rate) else self.fruitless + 1
+        if self.best < self.stall_best * (1.0 - self.rate):
+            self.stalls_without_progress = 0
+        else:
+            self.stalls_without_progress += 1
         self.stall_best = self.mark = self.best
         return True
 
     @property
     def hopeless(self):
         """True once ``patience`` stalls in a row brought no progress."""
-        return self.fruitless >= self.patience
+        return self.stalls_without_progress >= self.patience
 
 
 def perturb(chain, rotations, rng, angle, within=False):
@@ -174,5 +177,5 @@ def restart_frames(problem, frames, rng, angle, within=False):
             # The arc's rotations, then their own forward kinematics: the arc's points are built by
             # chords and sines and keep the bone lengths to about 1e-9 only, and a restart may be the
             # pose a solve returns.
-            return pose_of(chain, along(chain, frames, points)[0])
+            return pose_of(chain, rotations_along(chain, frames, points)[0])
     return pose_of(chain, perturb(chain, frames.rotations, rng, angle, within))

@@ -35,7 +35,7 @@ import ikcore
 from ikcore import BallSocket, Chain, Hinge
 from ikcore import rotation as rot
 from ikcore.rigs.baselines import bare_two_bone
-from ikcore.solvers.two_bone.planar import Legs, PlanarLeg
+from ikcore.solvers.two_bone.planar import LegResults, PlanarLeg
 
 COXA, FEMUR, TIBIA = 0.18, 0.55, 0.75
 FEMUR_REST, TIBIA_REST = math.radians(40.0), math.radians(-75.0)
@@ -102,7 +102,7 @@ def _runner(kind, count):
         columns = tuple(list(c) for c in zip(*targets(chain, count)))
         poles = tuple([c] * count for c in POLE)
         rest = [j.range.clamp(0.0) for j in chain.joints]
-        out = Legs(count)
+        out = LegResults(count)
 
         def run():
             leg.solve(count, columns, poles, ([rest[0]] * count, [rest[1]] * count), 1e-3 * chain.reach, out)

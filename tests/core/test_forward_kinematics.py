@@ -76,11 +76,11 @@ def test_frames_forward_and_settle(case):
 @settings(max_examples=100, deadline=None)
 @given(chain_and_pose())
 def test_a_pose_placed_from_its_own_points_is_itself(case):
-    # placed() turns points back into rotations (the shortest arcs from a reference pose): from a
+    # pose_from_points() turns points back into rotations (the shortest arcs from a reference pose): from a
     # pose's own points, with that pose as the reference, it gives the same pose.
     chain, qs = case
     frames = kinematics.pose_of(chain, qs)
-    again = kinematics.placed(chain, frames, frames.points)
+    again = kinematics.pose_from_points(chain, frames, frames.points)
     scale = max(1.0, chain.reach + max(abs(c) for c in chain.points[0]))
     same_rotations(again.rotations, frames.rotations)
     same_points(again.points, frames.points, scale)

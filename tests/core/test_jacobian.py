@@ -18,7 +18,7 @@ from ikcore.solvers import jacobian as jac_module
 from ikcore.solvers.jacobian import limits as jlimits
 from ikcore.solvers.jacobian import linalg
 from ikcore.solvers.jacobian.joints import JointJacobian
-from ikcore.solvers.jacobian.turning import stepped
+from ikcore.solvers.jacobian.turning import turned_pose
 
 JACOBIAN_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
 
@@ -209,12 +209,12 @@ def test_a_step_turns_the_subtree_about_the_joint():
     frames = kinematics.rest(chain)
     jac = JointJacobian(chain, frames, 0.0, False)
     # Joint 1 turns a quarter about +z: points 2 and 3 swing about point 1.
-    new, angles = stepped(chain, frames, jac, [None, (0.0, 0.0, 0.5 * math.pi), None], 1.0, jac_module.MAX_STEP)
+    new, angles = turned_pose(chain, frames, jac, [None, (0.0, 0.0, 0.5 * math.pi), None], 1.0, jac_module.MAX_STEP)
     # The step is capped at MAX_STEP radians.
     angle = min(jac_module.MAX_STEP, 0.5 * math.pi)
     assert new.points[2] == pytest.approx((1 + math.cos(angle), math.sin(angle), 0.0))
     assert new.points[1] == pytest.approx((1.0, 0.0, 0.0))
-    assert stepped(chain, frames, jac, [None, (0.0, 0.0, 0.0), None], 1.0, jac_module.MAX_STEP) is None
+    assert turned_pose(chain, frames, jac, [None, (0.0, 0.0, 0.0), None], 1.0, jac_module.MAX_STEP) is None
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -225,7 +225,7 @@ def test_a_step_applies_the_limits_like_the_constraints(seed):
     frames = kinematics.pose_of(chain, random_pose(chain, rng))
     jac = JointJacobian(chain, frames, 0.0, False)
     turns = jac.transpose([rng.uniform(-1, 1) for _ in range(3)])
-    new, angles = stepped(chain, frames, jac, turns, 1.0, jac_module.MAX_STEP)
+    new, angles = turned_pose(chain, frames, jac, turns, 1.0, jac_module.MAX_STEP)
     assert max(chain.violations(new.rotations)) <= 1e-9
     assert all(math.dist(p, q) <= 1e-12 for p, q in zip(new.points, chain.forward(new.rotations)))
     # Hinges took the turn along their axes (all turns shrunk alike to the largest step): their angles
@@ -245,8 +245,8 @@ def test_limit_directions_point_outward():
     frames = kinematics.pose_of(chain, [rot.from_axis_angle((0, 0, 1), math.radians(30)),
                                        rot.from_axis_angle((0, 1, 0), math.radians(60))])
     jac = JointJacobian(chain, frames, 0.0, False)
-    assert jlimits.outward(chain, frames, 0, jac) == [pytest.approx((0, 0, 1))]
-    out = jlimits.outward(chain, frames, 1, jac)
+    assert jlimits.limit_directions(chain, frames, 0, jac) == [pytest.approx((0, 0, 1))]
+    out = jlimits.limit_directions(chain, frames, 1, jac)
     # Swinging further about the swing's own (world) axis leaves the cone.
     swing_axis = rot.rotate(frames.worlds[0], (0.0, 1.0, 0.0))
     assert out == [pytest.approx(swing_axis)]
@@ -254,7 +254,7 @@ def test_limit_directions_point_outward():
     low = Chain([(0, 0, 0), (1, 0, 0)], [Hinge((0, 0, 1), -200, -100)])
     for degrees in (-200, -200 - 1e-9):
         frames = kinematics.pose_of(low, [rot.from_axis_angle((0, 0, 1), math.radians(degrees))])
-        assert jlimits.outward(low, frames, 0, JointJacobian(low, frames, 0.0, False)) == \
+        assert jlimits.limit_directions(low, frames, 0, JointJacobian(low, frames, 0.0, False)) == \
             [pytest.approx((0, 0, -1))]
 
 

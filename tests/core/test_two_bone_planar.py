@@ -12,7 +12,7 @@ import ikcore
 from ikcore import Chain, Hinge
 from ikcore import rotation as rot
 from ikcore.rigs import make_scene
-from ikcore.solvers.two_bone.planar import Legs, PlanarLeg, planar_leg
+from ikcore.solvers.two_bone.planar import LegResults, PlanarLeg, planar_leg
 
 
 def _unit(v):
@@ -71,7 +71,7 @@ def solve_together(chain, cases, tolerance):
     targets = tuple(list(c) for c in zip(*[t for t, _, _ in cases]))
     poles = None if cases[0][1] is None else tuple(list(c) for c in zip(*[p for _, p, _ in cases]))
     angles = ([chain.joints[0].angle(s[0]) for _, _, s in cases], [chain.joints[1].angle(s[1]) for _, _, s in cases])
-    out = Legs(count)
+    out = LegResults(count)
     leg.solve(count, targets, poles, angles, tolerance, out)
     return angles, out
 
@@ -112,7 +112,7 @@ def test_legs_without_points_get_the_same_angles_errors_and_statuses():
     angles, out = solve_together(chain, cases, tolerance)
     starts = ([chain.joints[0].angle(s[0]) for _, _, s in cases], [chain.joints[1].angle(s[1]) for _, _, s in cases])
     targets, poles = (tuple(list(c) for c in zip(*[case[i] for case in cases])) for i in (0, 1))
-    bare = Legs(len(cases), points=False)
+    bare = LegResults(len(cases), points=False)
     PlanarLeg(chain).solve(len(cases), targets, poles, starts, tolerance, bare)
     assert bare.knees is None and bare.tips is None
     assert starts == angles and bare.errors == out.errors and bare.status == out.status
@@ -204,7 +204,7 @@ def test_angles_posed_at_the_ends_of_their_ranges_never_leave_them():
         targets = tuple(list(c) for c in zip(*((l1 * math.cos(a) + l2 * math.cos(a + b),
                                                 l1 * math.sin(a) + l2 * math.sin(a + b), 0.0) for a, b in ends)))
         t0s, t1s = [0.0] * len(ends), [0.0] * len(ends)
-        leg.solve(len(ends), targets, None, (t0s, t1s), 1e-9 * chain.reach, Legs(len(ends)))
+        leg.solve(len(ends), targets, None, (t0s, t1s), 1e-9 * chain.reach, LegResults(len(ends)))
         assert all(math.radians(lo0) <= t <= math.radians(hi0) for t in t0s)
         assert all(math.radians(lo1) <= t <= math.radians(hi1) for t in t1s)
 

@@ -26,7 +26,7 @@ effector meets the target (:mod:`~ikcore.solvers.loop`).
 
 **Rotations.** Passes on points become rotations once, at the end: bone ``i``
 turns by the shortest arc from its start direction, keeping the start's twist
-(:func:`ikcore.kinematics.along`). The framed passes have them all along.
+(:func:`ikcore.kinematics.rotations_along`). The framed passes have them all along.
 
 **Stalls.** When the error stops falling, or falls too slowly to meet the
 tolerance within the iterations left (a joint pinned on a limit; a target near
@@ -58,7 +58,7 @@ the final turn only where its limits let the effector stay as near.
 from math import dist
 
 from ...checks import check_int_range
-from ...kinematics import Frames, placed, pose_of
+from ...kinematics import pose_from_points, pose_of
 from ...problem import Outcome
 from .. import degenerate, pole, reach
 from ..handover import finish_with_dls
@@ -90,7 +90,7 @@ def run(problem, steps=None):
     chain = problem.chain
     start = problem.start
     if problem.start_met:
-        return pole.turned(problem, Outcome(start, 0, [problem.start_error]), steps)
+        return pole.swivel_toward_pole(problem, Outcome(start, 0, [problem.start_error]), steps)
     cones = chain.plan.layouts[cones_of]
     search = PointSearch(problem, cones, steps) if chain.plan.free or cones else FramedSearch(problem, steps)
     if problem.distance >= chain.reach or (chain.plan.free and problem.at_edge):
@@ -98,11 +98,11 @@ def run(problem, steps=None):
         frames = search.reach_out()
         if problem.error(frames) > problem.start_error:
             frames = start
-        return pole.turned(problem, reach.one_step(problem, frames, [problem.start_error], steps), steps)
+        return pole.swivel_toward_pole(problem, reach.in_one_step(problem, frames, [problem.start_error], steps), steps)
     search.prepare(problem.pole)
     max_restarts = problem.options["max_restarts"]
     if isinstance(search, PointSearch):
-        return pole.turned(problem, iterate(problem, search, max_restarts=max_restarts), steps)
+        return pole.swivel_toward_pole(problem, iterate(problem, search, max_restarts=max_restarts), steps)
     # The passes with joint frames go on to their first stall, or until they slow down; then damped
     # least squares goes on from the best pose (the hand-over at a stall counts as a restart).
     outcome = iterate(problem, search, max_restarts=0)
@@ -110,7 +110,7 @@ def run(problem, steps=None):
         if not search.slowed and max_restarts is not None:
             max_restarts -= 1
         outcome = finish_with_dls(problem, outcome, steps, max_restarts)
-    return pole.turned(problem, outcome, steps)
+    return pole.swivel_toward_pole(problem, outcome, steps)
 
 
 class PointSearch(Search):
@@ -194,7 +194,7 @@ class PointSearch(Search):
         if kept is None:
             return self.problem.start
         reference, points, directions = kept
-        return placed(self.chain, reference, points, directions)
+        return pose_from_points(self.chain, reference, points, directions)
 
     def restart(self, kept, rng):
         self.reference = restart_frames(self.problem, self.pose_of(kept), rng, KICK)
@@ -223,15 +223,15 @@ class FramedSearch(Search):
         self._take(problem.start)
 
     def _take(self, frames):
-        self.state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
+        self.pose = framed.Pose(frames)
         self.error = self.score = self.problem.error_of(frames.points[-1])
 
     @staticmethod
     def reposed(chain, frames, wanted):
         """``frames`` re-posed by one forward pass toward the ``wanted`` points."""
-        state = [list(frames.rotations), list(frames.worlds), list(frames.points)]
-        framed.forward(chain, state, wanted)
-        return Frames(*state)
+        pose = framed.Pose(frames)
+        framed.forward(chain, pose, wanted)
+        return pose.frames()
 
     def reach_out(self):
         chain = self.chain
@@ -250,31 +250,31 @@ class FramedSearch(Search):
         if degenerate.straight(chain, frames, None if toward is not None else target):
             self._take(pose_of(chain, degenerate.bend(chain, frames, toward, target)))
             if self.steps is not None:
-                self.steps.setup(list(self.state[2]), "bend")
+                self.steps.setup(list(self.pose.points), "bend")
         elif toward is not None:
             self._take(self.reposed(chain, frames, pole.swivel(frames.points, toward, chain.reach,
                                                               chain.plan.plane is not None)))
             if self.steps is not None:
-                self.steps.setup(list(self.state[2]), "turn")
+                self.steps.setup(list(self.pose.points), "turn")
 
     slowed = False
 
     def step(self, iteration):
         last = self.error
-        state, steps = self.state, self.steps
-        before = None if steps is None else list(state[2])
-        framed.backward(self.chain, state, self.problem.target)
-        middle = list(state[2])
+        pose, steps = self.pose, self.steps
+        before = None if steps is None else list(pose.points)
+        framed.backward(self.chain, pose, self.problem.target)
+        middle = list(pose.points)
         if steps is not None:
             steps.backward(iteration, before, middle)
-        framed.forward(self.chain, state, middle)
+        framed.forward(self.chain, pose, middle)
         if steps is not None:
-            steps.forward(iteration, middle, list(state[2]))
-        self.error = self.score = self.problem.error_of(state[2][-1])
+            steps.forward(iteration, middle, list(pose.points))
+        self.error = self.score = self.problem.error_of(pose.points[-1])
         self.slowed = self.stuck = iteration >= 2 and self.error > self.SLOW * last
 
     def keep(self):
-        return Frames(*(list(part) for part in self.state))
+        return self.pose.frames()
 
     def pose_of(self, kept):
         return self.problem.start if kept is None else kept

@@ -32,9 +32,26 @@ further clamping or forward kinematics.
 from math import acos, atan2, pi
 
 from ... import rotation as rot
+from ...kinematics import Frames
 from ...plan import HINGE
 from ...rotation import IDENTITY, conjugate, multiply, rotate, shortest_arc
 from ...vectors import across, add_scaled, cross, dot, norm, signed_angle, sub
+
+class Pose:
+    """The pose the passes rewrite in place: lists of the local rotations, the world rotations and
+    the points (a :class:`~ikcore.kinematics.Frames` is read only)."""
+
+    __slots__ = ("rotations", "worlds", "points")
+
+    def __init__(self, frames):
+        self.rotations = list(frames.rotations)
+        self.worlds = list(frames.worlds)
+        self.points = list(frames.points)
+
+    def frames(self):
+        """A copy as :class:`~ikcore.kinematics.Frames`."""
+        return Frames(list(self.rotations), list(self.worlds), list(self.points))
+
 
 def _twists(u, h, v):
     """Turns ``phi`` about unit ``u`` that bring the axis ``h`` across ``v`` (``h(phi) . v = 0``), or
@@ -88,12 +105,12 @@ def _direction(to, frm, fallback):
     return (d[0] / n, d[1] / n, d[2] / n) if n > 1e-300 else fallback
 
 
-def forward(chain, state, wanted):
-    """Root to tip (see the module docstring): ``state`` (``rotations, worlds, points`` lists)
-    re-posed so each bone points at the next of the ``wanted`` points."""
+def forward(chain, pose, wanted):
+    """Root to tip (see the module docstring): ``pose`` (a :class:`Pose`) re-posed so each bone
+    points at the next of the ``wanted`` points."""
     joints = chain.plan.joints
     directions, lengths = chain.directions, chain.lengths
-    rotations, worlds, points = state
+    rotations, worlds, points = pose.rotations, pose.worlds, pose.points
     runs = chain.plan.layouts[hinge_runs]
     parent = IDENTITY
     p = points[0] = chain.points[0]
@@ -118,8 +135,11 @@ def forward(chain, state, wanted):
                     local = rot.normalize(multiply(conjugate(parent), frame))
                     return multiply(parent, local if joint.clamp is None else joint.clamp(local, bone))
 
-                frame = best_twist(multiply(parent, q), u, hinge.axis, toward,
-                                   lambda f: dot(rotate(from_parent(limited(f), want, child_bone, hinge), child_bone), want))
+                def reach(frame):
+                    # How near the hinge that follows comes to the wanted direction (a cosine).
+                    return dot(rotate(from_parent(limited(frame), want, child_bone, hinge), child_bone), want)
+
+                frame = best_twist(multiply(parent, q), u, hinge.axis, toward, reach)
                 q = multiply(conjugate(parent), frame)
             q = rot.normalize(q)
             if joint.clamp is not None:
@@ -129,14 +149,14 @@ def forward(chain, state, wanted):
         p = points[i + 1] = add_scaled(p, rotate(parent, bone), lengths[i])
 
 
-def backward(chain, state, target):
-    """Tip to root (see the module docstring): the points of ``state`` re-placed from the target,
+def backward(chain, pose, target):
+    """Tip to root (see the module docstring): the points of ``pose`` re-placed from the target,
     each bone's wanted direction limited in its parent's frame from the last forward pass. The
     points it leaves are what the forward pass aims at; the rotations, each bone's turn from
     that stale parent (the forward pass starts from them, keeping their twist)."""
     joints = chain.plan.joints
     directions, lengths = chain.directions, chain.lengths
-    rotations, worlds, points = state
+    rotations, worlds, points = pose.rotations, pose.worlds, pose.points
     parents = [IDENTITY, *worlds[:-1]]
     p = target
     for i in range(chain.size - 1, -1, -1):

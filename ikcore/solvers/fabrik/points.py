@@ -146,7 +146,7 @@ class Cones:
         along, or ``None`` for these where a bone ends on its cone's rim or
         within :data:`ROOM` of it. Inside every cone, the rotations that put
         the bones along these points need no clamp
-        (:func:`ikcore.kinematics.placed`); a bone on a rim is left to the
+        (:func:`ikcore.kinematics.pose_from_points`); a bone on a rim is left to the
         clamps.
         """
         rx, ry, rz = self.root

@@ -54,10 +54,10 @@ from .. import reach
 from ..loop import Search, iterate
 from ..restarts import restart_frames
 from .joints import JointJacobian, residual
-from .limits import pose_limits, pushed
+from .limits import pose_limits, pushing_through
 from .linalg import solve_spd
-from .secondary import polish
-from .turning import stepped
+from .secondary import secondary_steps
+from .turning import turned_pose
 
 #: Largest joint rotation (radians) of one step: bounded steps near singularities.
 MAX_STEP = 1.0
@@ -70,7 +70,7 @@ PATIENCE = 20
 RESTART_ANGLE = 1.0
 
 
-class Rule:
+class StepRule:
     """How a method turns the error into a step, and what it does when a step is refused.
 
     ``step(jac, e, descent)`` gives the joints' world turns for the Jacobian
@@ -140,19 +140,20 @@ def run(problem, rule, steps=None, budget=None, errors=None, turn=True):
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
     if problem.free and problem.at_edge and not problem.start_met and budget > 0:
-        outcome = reach.one_step(problem, reach.nearest_frames(problem, start), errors, steps)
-        return poles.turned(problem, outcome, steps) if turn else outcome
+        outcome = reach.in_one_step(problem, reach.nearest_frames(problem, start), errors, steps)
+        return poles.swivel_toward_pole(problem, outcome, steps) if turn else outcome
     search = JacobianSearch(problem, rule, steps)
     # Restarts pay off longer here than for the geometric methods: a redundant arm with an
     # orientation target may need a dozen before one lands in the right basin.
     result = iterate(problem, search, budget=budget, errors=errors, start_score=search.score, patience=PATIENCE)
     frames, iterations, errors = result.frames, result.iterations, result.errors
-    polished = None
+    secondary_state = None
     if result.met and problem.secondary and iterations < budget:
-        frames, more, polished = polish(search, frames, budget - iterations, errors, problem.polished)
+        frames, more, secondary_state = secondary_steps(search, frames, budget - iterations, errors,
+                                                        problem.secondary_state)
         iterations += more
-    outcome = Outcome(frames, iterations, errors, result.stalled, polished)
-    return poles.turned(problem, outcome, steps) if turn else outcome
+    outcome = Outcome(frames, iterations, errors, result.stalled, secondary_state)
+    return poles.swivel_toward_pole(problem, outcome, steps) if turn else outcome
 
 
 class Step(NamedTuple):
@@ -176,7 +177,7 @@ class JacobianSearch(Search):
         self.oriented = problem.orientation is not None
         self.c = problem.orientation_weight if self.oriented else 0.0
         self.restarts = 0
-        # The iteration being stepped (the steps hook numbers what it records by it; the secondary
+        # The iteration being turned_pose (the steps hook numbers what it records by it; the secondary
         # objectives' steps count on from the task's).
         self.iteration = 0
         self.take(problem.start)
@@ -219,13 +220,13 @@ class JacobianSearch(Search):
             # Solve, dropping the axes that would push a joint through its limit (each at most once).
             for _ in range(1 + sum(len(v) for v in limits.values())):
                 turns = rule.step(jac, self.e, descent)
-                found = pushed(turns, limits, blocked)
+                found = pushing_through(turns, limits, blocked)
                 if not found:
                     break
                 for j, d in found:
                     blocked.setdefault(j, []).append(d)
                     jac.block(j, d)
-            made = stepped(chain, frames, jac, turns, scale, max_step)
+            made = turned_pose(chain, frames, jac, turns, scale, max_step)
             if made is None:
                 return None
             new, angles = made

@@ -25,7 +25,7 @@ rest_weight : float in [0, 1]
 """
 
 from ...checks import check_bool, check_fraction, check_positive
-from . import Rule
+from . import StepRule
 from . import run as run_jacobian
 
 OPTIONS = {
@@ -43,7 +43,7 @@ HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
 
 
-class Damped(Rule):
+class Damped(StepRule):
     """``w = J^T (J J^T + lambda^2 I)^-1 e``, ``lambda`` from ``low`` (after a kept step, halved
     down to it) to as much as a refused step needs (``adaptive``: four times more a refusal)."""
 

@@ -29,7 +29,7 @@ out once per pose and serves ``J J^T``, ``J^T y`` (the hinge turns by ``(u_j .
 y_p + c h_j . y_o) h_j``) and ``J w`` alike; a hinge blocked by its limit takes
 its column's share ``[u; c h] [u; c h]^T`` out of ``J J^T`` rather than summing
 it again. Its angle comes with the pose when the step that made the pose set it
-(:func:`.turning.stepped`), else from its rotation.
+(:func:`.turning.turned_pose`), else from its rotation.
 """
 
 from math import atan2, sqrt

@@ -2,8 +2,8 @@
 
 A joint sitting on a limit cannot turn further through it: a step that asks it
 to is clamped back, and spent for nothing. So the loop finds, for the pose it
-steps from, the world directions each joint's limits forbid (:func:`outward`);
-when a step turns a joint along one (:func:`pushed`), that direction leaves the
+steps from, the world directions each joint's limits forbid (:func:`limit_directions`);
+when a step turns a joint along one (:func:`pushing_through`), that direction leaves the
 joint's axes (:meth:`.joints.JointJacobian.block`) and the step is solved again
 without it, so that the other joints take up the motion.
 """
@@ -21,7 +21,7 @@ ON_LIMIT = 1e-9
 CLEAR = 1e-7
 
 
-def outward(chain, frames, j, jac):
+def limit_directions(chain, frames, j, jac):
     """The world directions joint ``j``'s limits forbid turning about further (it sits on them):
     a hinge at an end of its range, a ball joint on its cone's rim or at an end of its twist.
     ``jac``: the pose's :class:`~.joints.JointJacobian` (a hinge's angle and world axis)."""
@@ -80,14 +80,14 @@ def _end(limits, angle):
 
 
 def pose_limits(chain, frames, jac):
-    """``{j: directions}`` for every joint of ``frames`` that sits on a limit (see :func:`outward`;
+    """``{j: directions}`` for every joint of ``frames`` that sits on a limit (see :func:`limit_directions`;
     ``jac`` the pose's Jacobian)."""
     if chain.plan.free:
         return {}
-    return {j: found for j in range(chain.size) if (found := outward(chain, frames, j, jac))}
+    return {j: found for j in range(chain.size) if (found := limit_directions(chain, frames, j, jac))}
 
 
-def pushed(turns, limits, blocked):
+def pushing_through(turns, limits, blocked):
     """The limit directions the joints' world ``turns`` push through and that are not ``blocked``
     yet (``{j: [d, ...]}``): ``[(j, d), ...]``."""
     out = []

@@ -5,7 +5,7 @@ left, each step ``w = J^T y + z`` with ``z`` the objectives' descent
 (:func:`ikcore.objectives.descent`) within each joint's axes and ``y = (J J^T +
 lambda^2 I)^-1 (e - J z)``: to first order the end does not move, and what
 error is there is undone, so ``z`` spends only the freedom the task leaves. The
-steps take the rule's least damping (:meth:`~ikcore.solvers.jacobian.Rule.relax`):
+steps take the rule's least damping (:meth:`~ikcore.solvers.jacobian.StepRule.relax`):
 damping leaks part of ``z`` into the task, along the directions where ``J`` is
 weak, and the steps back to the target would undo it; with the target met the
 pose is where the task's system was just solved, so it bears the least.
@@ -20,7 +20,7 @@ the target; else the search goes back to that pose and tries a shorter step.
 The pose returned always meets the target: the last such pose. No secondary step
 turns a joint by more than :data:`MAX_TURN`; a refused one is halved, and the
 next starts at twice the length the last one kept (the next solve's first
-too, frame after frame: :class:`Polished`). The steps stop when the
+too, frame after frame: :class:`SecondaryState`). The steps stop when the
 cost stops falling (by less than :data:`SETTLED` of itself), when no step is
 kept, or at the budget: every step, secondary or back to the target, counts as
 an iteration.
@@ -70,9 +70,9 @@ STILL = 3e-3
 WARM_LEAST = 0.125
 
 
-class Polished(NamedTuple):
+class SecondaryState(NamedTuple):
     """What a solve's secondary steps leave for the next solve from the pose they return (a
-    :class:`~ikcore.Tracker` hands it on: :attr:`ikcore.problem.Problem.polished`)."""
+    :class:`~ikcore.Tracker` hands it on: :attr:`ikcore.problem.Problem.secondary_state`)."""
 
     #: The pose where the steps ended with nothing left to gain, and the cost there (``None``: they
     #: ended at the budget).
@@ -82,13 +82,13 @@ class Polished(NamedTuple):
     scale: float
 
 
-def polish(search, frames, budget, errors, known=None):
+def secondary_steps(search, frames, budget, errors, known=None):
     """Steps of ``search`` (a :class:`~ikcore.solvers.jacobian.JacobianSearch`) from ``frames``,
     which meet its problem, that lower the secondary objectives' cost (see the module docstring),
-    at most ``budget`` of them: ``(frames, steps taken, polished)``, ``frames`` meeting the problem
-    and ``polished`` the :class:`Polished` for the next solve from them. Each step's error (the
+    at most ``budget`` of them: ``(frames, steps taken, secondary_state)``, ``frames`` meeting the problem
+    and ``secondary_state`` the :class:`SecondaryState` for the next solve from them. Each step's error (the
     pose it made, as the trace shows it) goes onto the history ``errors``. ``known``: the
-    :class:`Polished` of the solve that returned the problem's start (``None``: not known)."""
+    :class:`SecondaryState` of the solve that returned the problem's start (``None``: not known)."""
     problem = search.problem
     chain, objectives = problem.chain, problem.secondary
     scale = 1.0 if known is None else known.scale
@@ -96,7 +96,7 @@ def polish(search, frames, budget, errors, known=None):
         return frames, 0, known
     met, cost = frames, total_cost(objectives, chain, frames)
     if cost <= 0.0:
-        return met, 0, Polished(met, cost, scale)
+        return met, 0, SecondaryState(met, cost, scale)
     slack = max(SLACK * problem.tolerance, SLACK_REACH * chain.reach)
     slack_angle = max(SLACK * problem.orientation_tolerance, SLACK_ANGLE)
     search.take(frames)
@@ -111,7 +111,7 @@ def polish(search, frames, budget, errors, known=None):
         return tried[1] < cost
 
     def ended(frames, cost):
-        return Polished(frames, cost, max(scale, WARM_LEAST))
+        return SecondaryState(frames, cost, max(scale, WARM_LEAST))
 
     taken = 0
     while taken < budget:
@@ -149,7 +149,7 @@ def polish(search, frames, budget, errors, known=None):
 def still(chain, objectives, known, frames):
     """Whether the secondary steps would find next to nothing at ``frames``: no joint turned by
     more than :data:`MOVED` from the pose where they last ended with nothing to gain (``known``, a
-    :class:`Polished`), and the objectives' cost there within :data:`STILL` of what it was."""
+    :class:`SecondaryState`), and the objectives' cost there within :data:`STILL` of what it was."""
     least = cos(0.5 * MOVED)
     for (w, x, y, z), (a, b, c, d) in zip(frames.rotations, known.frames.rotations):
         if abs(w * a + x * b + y * c + z * d) < least:

@@ -18,7 +18,7 @@ alpha : float > 0 or None
 """
 
 from ...checks import check_positive
-from . import Rule, _plus
+from . import StepRule, _plus
 from . import run as run_jacobian
 
 OPTIONS = {"alpha": (None, check_positive)}
@@ -32,7 +32,7 @@ HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
 
 
-class Transpose(Rule):
+class Transpose(StepRule):
     """``w = alpha J^T e`` (and, with secondary objectives, their descent in the null space)."""
 
     #: Any gain is one: it crawls by nature.

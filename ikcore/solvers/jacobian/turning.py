@@ -22,7 +22,7 @@ from ...plan import HINGE
 from ...rotation import rotate
 
 
-def stepped(chain, pose, jac, turns, scale, max_step):
+def turned_pose(chain, pose, jac, turns, scale, max_step):
     """``(frames, angles)``: the :class:`~ikcore.kinematics.Frames` after turning each joint of
     ``pose`` by ``turns[j]`` (world rotation vectors, ``None`` for no turn; a hinge's along its world
     axis) times ``scale``, the largest capped at ``max_step``, and its hinges' angles (``None`` for

@@ -265,19 +265,19 @@ class Triangle:
         q1 = hinge.rotation(theta)
         return [self._hip(add(scale(d0, l1), scale(rotate(q1, d1), l2)), d0), q1]
 
-    def _hip(self, reach_, d0):
-        """The hip's rotation that turns the local tip vector ``reach_`` onto ``u``, the knee toward
+    def _hip(self, tip, d0):
+        """The hip's rotation that turns the local tip vector ``tip`` onto ``u``, the knee toward
         the preferred side as far as the hip's limits allow."""
         chain, u = self.chain, self.u
         hip = chain.plan.joints[0]
-        if norm(reach_) <= 1e-9 * chain.reach:
+        if norm(tip) <= 1e-9 * chain.reach:
             # The tip folds onto the root wherever the hip turns: the knee goes to the preferred side.
             if hip.kind == HINGE:
                 return hip.constraint.rotation(signed_angle(hip.axis, d0, self.side))
             return shortest_arc(d0, self.side)
         if hip.kind == HINGE:
-            return hip.constraint.rotation(signed_angle(hip.axis, unit(reach_), u))
-        base = shortest_arc(unit(reach_), u)
+            return hip.constraint.rotation(signed_angle(hip.axis, unit(tip), u))
+        base = shortest_arc(unit(tip), u)
         # The swivel about u that puts the knee (bone 0's direction) toward the preferred side.
         preferred = signed_angle(u, rotate(base, d0), self.side)
         swivel = hip.swivel_within(base, u, preferred) if hip.kind in (BALL, CUSTOM) else preferred

@@ -169,7 +169,7 @@ class PlanarLeg:
             Flat arrays of the hip and knee angles: the start, replaced by the
             solved ones.
         tolerance : float
-        out : Legs
+        out : LegResults
             Where the knees and tips (unless it has none), errors and statuses go.
         """
         rx, ry, rz = self.root
@@ -462,7 +462,7 @@ def within(a, limits):
     return t if t <= hi else None
 
 
-class Legs:
+class LegResults:
     """Flat arrays of results for many legs: knees and tips (three arrays each), errors, status codes.
 
     With ``points=False`` the knees and tips are ``None`` and :meth:`PlanarLeg.solve` leaves them out:
