@@ -56,7 +56,7 @@ from ..rotation import multiply, rotate, shortest_arc
 from ..vectors import norm, signed_angle, sub
 from . import degenerate, pole, reach
 from .handover import finish_with_dls
-from .loop import Search, iterate
+from .loop import Search, iterate, stall_watch
 from .restarts import restart_frames
 
 
@@ -96,9 +96,10 @@ def run(problem, steps=None):
     if chain.plan.free or not chain.reachable(problem.target):
         return pole.swivel_toward_pole(problem, iterate(problem, search), steps)
     # A limited chain sweeps to its first stall, then damped least squares goes on from the best pose.
-    outcome = iterate(problem, search, max_restarts=0)
+    watch = stall_watch(problem, search)
+    outcome = iterate(problem, search, max_restarts=0, watch=watch)
     if outcome.stalled:
-        outcome = finish_with_dls(problem, outcome, steps)
+        outcome = finish_with_dls(problem, outcome, steps, watch)
     return pole.swivel_toward_pole(problem, outcome, steps)
 
 

@@ -44,9 +44,11 @@ from .restarts import StallWatch, generator, watch_settings
 class Search:
     """The base of a method's search: the default of the protocol above (no stall at once). A
     method's search sets ``error`` and ``score`` and gives ``step``, ``keep``, ``pose_of`` and
-    ``restart``."""
+    ``restart``; ``slowed`` True ends the loop as stalled (a method that hands over to another
+    once its own steps slow down: :mod:`~.handover`)."""
 
     stuck = False
+    slowed = False
 
 
 def at_nearest(frames, nearest, tolerance):
@@ -55,8 +57,15 @@ def at_nearest(frames, nearest, tolerance):
     return math.dist(frames.points[-1], nearest) <= tolerance
 
 
+def stall_watch(problem, search, rate=0.01, patience=10):
+    """The :class:`~.restarts.StallWatch` of ``search`` for ``problem``, from its score now (its
+    window and horizon from :func:`~.restarts.watch_settings`)."""
+    window, horizon = watch_settings(problem)
+    return StallWatch(search.score, problem.tolerance, window, rate, patience, horizon)
+
+
 def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budget=None, errors=None,
-            start_score=None, done=0):
+            start_score=None, done=0, watch=None):
     """Run ``search`` (see the module docstring) for ``problem``.
 
     ``rate`` and ``patience`` tune the :class:`~.restarts.StallWatch` (its window
@@ -65,7 +74,8 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     number of iterations (default ``problem.max_iterations``); ``errors`` an
     error history to go on from (default: the start's error alone);
     ``start_score`` the start's score (default its error); ``done`` the iterations the solve
-    made before this loop (the search numbers its steps on from them).
+    made before this loop (the search numbers its steps on from them); ``watch`` a stall watch
+    to go on with (default: a new one, :func:`stall_watch`).
     """
     budget = problem.max_iterations if budget is None else budget
     errors = [problem.start_error] if errors is None else errors
@@ -78,8 +88,8 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
     if problem.start_met or (nearest is not None and at_nearest(problem.start, nearest, goal)):
         return Outcome(problem.start, 0, errors, False, None, True)  # not stalled, met
     best, kept = errors[-1] if start_score is None else start_score, None
-    window, horizon = watch_settings(problem)
-    watch = StallWatch(search.score, goal, window, rate, patience, horizon)
+    watch = stall_watch(problem, search, rate, patience) if watch is None else watch
+    goal = watch.goal
     rng = None
     restarts = 0
     iterations = 0
@@ -108,4 +118,7 @@ def iterate(problem, search, *, rate=0.01, patience=10, max_restarts=None, budge
                 stalled = True
                 break
             restarts += 1
+        elif search.slowed:
+            stalled = True
+            break
     return Outcome(search.pose_of(kept), iterations, errors, stalled)

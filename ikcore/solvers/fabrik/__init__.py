@@ -62,7 +62,7 @@ from ...kinematics import pose_from_points, pose_of
 from ...problem import Outcome
 from .. import degenerate, pole, reach
 from ..handover import finish_with_dls
-from ..loop import Search, iterate
+from ..loop import Search, iterate, stall_watch
 from ..restarts import restart_frames
 from . import framed
 from .points import backward, cones_of, forward, rows_of
@@ -105,11 +105,12 @@ def run(problem, steps=None):
         return pole.swivel_toward_pole(problem, iterate(problem, search, max_restarts=max_restarts), steps)
     # The passes with joint frames go on to their first stall, or until they slow down; then damped
     # least squares goes on from the best pose (the hand-over at a stall counts as a restart).
-    outcome = iterate(problem, search, max_restarts=0)
+    watch = stall_watch(problem, search)
+    outcome = iterate(problem, search, max_restarts=0, watch=watch)
     if outcome.stalled and (search.slowed or max_restarts != 0):
         if not search.slowed and max_restarts is not None:
             max_restarts -= 1
-        outcome = finish_with_dls(problem, outcome, steps, max_restarts)
+        outcome = finish_with_dls(problem, outcome, steps, watch, max_restarts)
     return pole.swivel_toward_pole(problem, outcome, steps)
 
 
@@ -209,8 +210,8 @@ class FramedSearch(Search):
 
     From the second iteration on, an iteration that does not shrink the error
     below :attr:`SLOW` of the last says the passes have slowed down
-    (:attr:`slowed`, and ``stuck``: the loop ends at once), for damped least
-    squares to go on from the best pose (:mod:`~ikcore.solvers.handover`).
+    (:attr:`slowed`: the loop ends), for damped least squares to go on from the
+    best pose (:mod:`~ikcore.solvers.handover`).
     """
 
     #: Passes that shrink the error by less than this a step hand over (the steps finish quadratically).
@@ -257,8 +258,6 @@ class FramedSearch(Search):
             if self.steps is not None:
                 self.steps.setup(list(self.pose.points), "turn")
 
-    slowed = False
-
     def step(self, iteration):
         last = self.error
         pose, steps = self.pose, self.steps
@@ -271,7 +270,7 @@ class FramedSearch(Search):
         if steps is not None:
             steps.forward(iteration, middle, list(pose.points))
         self.error = self.score = self.problem.error_of(pose.points[-1])
-        self.slowed = self.stuck = iteration >= 2 and self.error > self.SLOW * last
+        self.slowed = iteration >= 2 and self.error > self.SLOW * last
 
     def keep(self):
         return self.pose.frames()
