@@ -176,78 +176,101 @@ class PlanarLeg:
         e1x, e1y, e1z = self.e1
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
-        l2 = self.l2
-        long, short = self.l1 + l2, self.l1 - l2
-        fold = abs(short)
-        cpsi, spsi = self.cos_psi, self.sin_psi
-        hmx, hmy, hcw, hfull = self.hip_arc
-        kmx, kmy, kcw, kfull = self.knee_arc
-        reach_lo, reach_hi = self.knee_reaches
-        tie, near = 1e-12 * self.reach, 1e-9 * self.reach
+        tie = 1e-12 * self.reach
         xs, ys, zs = targets
         t0s, t1s = angles
-        knees, tips = out.knees, out.tips
         for k in range(count):
-            # The target in plane coordinates (x, y), off the plane (z), its distance d and its
-            # foot's rho from the root. d is measured as Chain.reachable measures it (math.dist's
-            # norm of the same differences), so that a target on an edge of the shell gets the
-            # status solve() gives it; the triangle is laid on the foot.
+            # The target in plane coordinates (x, y), off the plane (z), and its distance d from the
+            # root, measured as Chain.reachable measures it (math.dist's norm of the same differences),
+            # so that a target on an edge of the shell gets the status solve() gives it.
             tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
             d = hypot(tx, ty, tz)
-            rho = hypot(x, y)
-            pose = None
-            if rho > near:
-                # The triangle: alpha at the root, gamma between the bones, by the law of cosines in
-                # half-angle form (as triangle()): 1 +- cos of each angle as products of the sides,
-                # the distance clamped into the shell (dc); gamma's sine by the law of sines (l2
-                # faces alpha, dc the knee's inner angle, whose sine is gamma's).
-                dc = min(max(rho, fold), long)
-                p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
-                ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-                p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
-                cg, sg = (p - q) / (p + q), sa * dc / l2
-                # Side +1 turns bone 0 by -alpha from the aim (ux, uy) and bends the knee by +gamma;
-                # side -1 the other way: bone 0's direction (h*), the knee angle's cosine and sine (k*).
-                ux, uy = x / rho, y / rho
-                h1x, h1y = ux * ca + uy * sa, uy * ca - ux * sa
-                k1c, k1s = cpsi * cg + spsi * sg, cpsi * sg - spsi * cg
-                h2x, h2y = ux * ca - uy * sa, uy * ca + ux * sa
-                k2c, k2s = cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg
-                # Within a range [lo, hi] when cos(theta - mid) >= cos(half width).
-                knee1 = kfull or k1c * kmx + k1s * kmy >= kcw
-                knee2 = kfull or k2c * kmx + k2s * kmy >= kcw
-                met1 = knee1 and (hfull or h1x * hmx + h1y * hmy >= hcw)
-                met2 = knee2 and (hfull or h2x * hmx + h2y * hmy >= hcw)
-                exact = sqrt((dc - rho) ** 2 + z * z)
-                # One side meets the triangle and the other's knee is out of range: clamped onto lo
-                # or hi, its tip stays reach_lo or reach_hi from the root, so it comes no nearer the
-                # target than hypot(reach - rho, z). Where that is farther than the triangle's error,
-                # the first side wins outright (most targets). (The two compared by their squares.)
-                off_lo, off_hi, bound = reach_lo - rho, reach_hi - rho, exact + tie
-                if (met1 != met2 and not (knee1 and knee2)
-                        and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
-                    pose = self._met((h1x, h1y, k1c, k1s) if met1 else (h2x, h2y, k2c, k2s), dc * ux, dc * uy,
-                                     x, y, z)
-                elif met1 or met2:
-                    pose = self._weigh((x, y, z, rho), (t0s[k], t1s[k]), self._pole(poles, k), tie, dc,
-                                       (((h1x, h1y, k1c, k1s), met1), ((h2x, h2y, k2c, k2s), met2)))
-            if pose is None:
-                pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
-            error, t0, t1, kx, ky, fx, fy = pose
+            error, t0, t1, kx, ky, fx, fy = self._choose(x, y, z, t0s[k], t1s[k], poles, k, tie)
             if error > tolerance and error > tie:
+                # Never farther than the start.
                 start = self._posed(t0s[k], t1s[k], x, y, z)
                 if error > start[0] + tie:
                     error, t0, t1, kx, ky, fx, fy = start
             t0s[k], t1s[k] = t0, t1
-            if knees is not None:
-                knees[0][k], knees[1][k], knees[2][k] = rx + kx * e1x + ky * e2x, ry + kx * e1y + ky * e2y, \
-                    rz + kx * e1z + ky * e2z
-                tips[0][k], tips[1][k], tips[2][k] = rx + fx * e1x + fy * e2x, ry + fx * e1y + fy * e2y, \
-                    rz + fx * e1z + fy * e2z
+            if out.knees is not None:
+                self._write(out, k, kx, ky, fx, fy)
             out.errors[k] = error
             out.status[k] = (CONVERGED if error <= tolerance
                              else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
+
+    def _sides(self, rho, x, y):
+        """The triangle on the target's foot ``(x, y)`` (at ``rho`` from the root) and its two sides:
+        ``(dc, ux, uy, side1, side2)``, with ``dc`` the distance clamped into the shell, ``(ux, uy)``
+        the aim and each side ``(hx, hy, kc, ks)``: bone 0's direction, the knee angle's cosine and
+        sine. Side 1 turns bone 0 by ``-alpha`` from the aim and bends the knee by ``+gamma``, side 2
+        the other way.
+
+        Alpha at the root and gamma between the bones come by the law of cosines in half-angle form
+        (as :func:`~ikcore.solvers.two_bone.triangle`): ``1 +- cos`` of each angle as products of
+        the sides; gamma's sine by the law of sines (``l2`` faces alpha, ``dc`` the knee's inner
+        angle, whose sine is gamma's).
+        """
+        l2 = self.l2
+        long, short = self.l1 + l2, self.l1 - l2
+        cpsi, spsi = self.cos_psi, self.sin_psi
+        dc = min(max(rho, abs(short)), long)
+        p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+        ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+        p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+        cg, sg = (p - q) / (p + q), sa * dc / l2
+        ux, uy = x / rho, y / rho
+        side1 = (ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg)
+        side2 = (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg)
+        return dc, ux, uy, side1, side2
+
+    def _within(self, side):
+        """Whether a side's knee lies within its range, and whether its hip does too: ``(knee,
+        both)``. An angle lies within ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``."""
+        hx, hy, kc, ks = side
+        hmx, hmy, hcw, hfull = self.hip_arc
+        kmx, kmy, kcw, kfull = self.knee_arc
+        knee = kfull or kc * kmx + ks * kmy >= kcw
+        return knee, knee and (hfull or hx * hmx + hy * hmy >= hcw)
+
+    def _choose(self, x, y, z, t0, t1, poles, k, tie):
+        """The pose for the target ``(x, y, z)`` in plane coordinates from the start angles ``t0``,
+        ``t1`` (the choice :meth:`solve` describes): ``(error, t0, t1, kx, ky, fx, fy)``."""
+        rho = hypot(x, y)
+        if rho > 1e-9 * self.reach:
+            dc, ux, uy, side1, side2 = self._sides(rho, x, y)
+            knee1, met1 = self._within(side1)
+            knee2, met2 = self._within(side2)
+            exact = sqrt((dc - rho) ** 2 + z * z)
+            # One side meets the triangle and the other's knee is out of range: clamped onto lo
+            # or hi, its tip stays reach_lo or reach_hi from the root, so it comes no nearer the
+            # target than hypot(reach - rho, z). Where that is farther than the triangle's error,
+            # the first side wins outright (most targets). (The two compared by their squares.)
+            reach_lo, reach_hi = self.knee_reaches
+            off_lo, off_hi, bound = reach_lo - rho, reach_hi - rho, exact + tie
+            pose = None
+            if (met1 != met2 and not (knee1 and knee2)
+                    and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
+                pose = self._met(side1 if met1 else side2, dc * ux, dc * uy, x, y, z)
+            elif met1 or met2:
+                pose = self._weigh((x, y, z, rho), (t0, t1), self._pole(poles, k), tie, dc,
+                                   ((side1, met1), (side2, met2)))
+            if pose is not None:
+                return pose
+        # No side meets the triangle within its ranges (or rounding says one does not after all).
+        return self._by_angles(x, y, z, rho, t0, t1, poles, k, tie)
+
+    def _write(self, out, k, kx, ky, fx, fy):
+        """Leg ``k``'s knee ``(kx, ky)`` and tip ``(fx, fy)``, plane coordinates, into ``out`` as world
+        points of the leg's frame."""
+        rx, ry, rz = self.root
+        e1x, e1y, e1z = self.e1
+        e2x, e2y, e2z = self.e2
+        knees, tips = out.knees, out.tips
+        knees[0][k], knees[1][k], knees[2][k] = rx + kx * e1x + ky * e2x, ry + kx * e1y + ky * e2y, \
+            rz + kx * e1z + ky * e2z
+        tips[0][k], tips[1][k], tips[2][k] = rx + fx * e1x + fy * e2x, ry + fx * e1y + fy * e2y, \
+            rz + fx * e1z + fy * e2z
 
     def _weigh(self, target, start, pole, tie, dc, sides):
         """Both sides worked out in full, where both meet the triangle within their ranges or one
