@@ -14,10 +14,6 @@ The page does this in JavaScript (``web/js/frames.js``) on the shared array
 right after each step, before anything reads it; :func:`to_world` is the same
 for readers in Python. Extra bones, targets and the chains' results are in
 world coordinates already.
-
-Why: placing every point of a chain in the world is forward kinematics again,
-on points the solve already has in its own frame (a sixth of a tentacle's
-frame in Python); the page needs one quaternion a chain to do it far cheaper.
 """
 
 from ..rotation import multiply, rotate

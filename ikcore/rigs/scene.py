@@ -388,13 +388,9 @@ class Scene:
             self.script_time += dt
         self.frame += 1
         self.advance(dt)
-        # On a timed frame, one clock reading a chain (each chain's time runs from the end of the one
-        # before: its own preparation, such as a spider leg's aim, counts as its own). In Pyodide a clock
-        # reading is a call out to JavaScript, which after the idle gap of an animation frame costs
-        # far more than its microsecond back to back: in Chromium's animation loop, the spider's
-        # frame was some 15% longer with its eight legs timed every frame. The chains' times change
-        # little from frame to frame, so they are read on one frame in timed_every; the race, whose
-        # lanes race on time, sets it to 1.
+        # Chains are timed on one frame in timed_every (the race, whose lanes race on time: every
+        # frame), one clock reading a chain: each chain's time runs from the end of the one before, so
+        # its own preparation, such as a spider leg's aim, counts as its own.
         self._lap = time.perf_counter() if (self.frame - 1) % self.timed_every == 0 else False
         try:
             self.solve()

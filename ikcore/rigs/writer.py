@@ -1,28 +1,11 @@
 """How :meth:`Scene.write <ikcore.rigs.scene.Scene.write>` fills the page's buffer each frame.
 
-What a frame costs
-------------------
-The buffer (its contract is in :mod:`ikcore.rigs.scene`) is a few hundred
-to a few thousand floats, rewritten every frame. In CPython each float handled
-by a generic loop costs a hundred-odd machine instructions, so the way the
-floats reach the buffer decides the cost:
-
-- ``array("d", floats)`` converts each float with ``PyArg_Parse``: several
-  hundred instructions a float, most of a frame's writing when the records
-  were gathered in a list and copied in with it;
-- building each record as a tuple (``(*p, *q, r, kind)``) and extending a
-  list with it costs a few Python operations a record;
-- flattening tuples with ``itertools.chain``, gathering with
-  ``operator.itemgetter`` or copying strided slices between arrays all cost
-  tens to hundreds of instructions a float too (measured with callgrind).
-
-The cheapest path found is one :meth:`struct.Struct.pack_into` call (a plain
-``PyFloat_AsDouble`` a float, written in place) whose arguments the
-interpreter builds itself: in ``pack(buf, 0, *p0_0, *p0_1, 0.06, 0.0, ...)``
-each ``*p`` extends the argument list with a tuple in one bytecode and each
-constant is one cheap append. The records' order is fixed for a scene's
-layout, so a :class:`Writer` writes that call out once as the text of a small
-function and compiles it; each frame calls it.
+Each frame makes one :meth:`struct.Struct.pack_into` call, writing every float
+in place, whose arguments the interpreter builds itself: in ``pack(buf, 0,
+*p0_0, *p0_1, 0.06, 0.0, ...)`` each ``*p`` is a tuple of a record and each
+constant a radius or a kind. The records' order is fixed for a scene's layout,
+so a :class:`Writer` writes that call out once as the text of a small function
+and compiles it (why this form: docs/performance.md).
 
 Chain ``k``'s records are written in its own frame (:mod:`ikcore.rigs.frames`),
 from ``B[k].local_frames()`` (its bound chain's): ``(rk, pk)``, the bones'
@@ -51,10 +34,8 @@ import struct
 
 from .. import rotation as rot
 
-#: Up to this many chain points and bone rotations, write() unpacks them into locals (a name is cheaper to
-#: read than an item of a list). Each local is a slot of every call's frame, and a frame too big for the
-#: interpreter's current stack chunk allocates (and frees) a chunk of its own each call, so larger layouts
-#: read them from their lists.
+#: Up to this many chain points and bone rotations, write() unpacks them into locals; larger layouts
+#: read them from their lists (docs/performance.md says why).
 MAX_LOCALS = 256
 #: Floats of a chain's frame record: ``[x, y, z, qw, qx, qy, qz]``.
 FRAME_STRIDE = 7

@@ -73,8 +73,7 @@ MAX_ITERATIONS = 200
 #: progress before a restart.
 WINDOW = 6
 #: A pace that would not meet the tolerance within this many more sweeps is a crawl (see the module
-#: docstring). Near full reach the sweeps slow down as the error falls (about as 1 / k): a longer
-#: horizon would let them crawl on for a hundred sweeps and more.
+#: docstring): near full reach the sweeps slow down as the error falls (about as 1 / k).
 HORIZON = 25
 POLE = True
 #: Largest random turn per joint on a restart (radians).

@@ -32,8 +32,7 @@ SEED = 20110901
 
 #: The horizon (see :class:`StallWatch`) for a chain without limits below :data:`NEAR_FULL_REACH`:
 #: a crawl there slows as the error falls (about as 1 / k), which a pace projected over a method's
-#: whole budget takes for progress (with that horizon FABRIK would crawl to its budget of 100 on one
-#: standard target at N = 100, the Jacobian transpose past 500 iterations).
+#: whole budget would take for progress.
 FREE_HORIZON = 30
 
 

@@ -10,9 +10,8 @@ of joints. The Jacobian builds it joint by joint
                                  y_p = P^-1 (b_p - Q y_o)
 
 with the inverses of the two symmetric 3 x 3 matrices ``P`` and ``S`` written
-out from their Cholesky factors: a few dozen products in straight lines, where
-a Cholesky factorisation of the whole in loops costs three times as long in
-Python, and as accurate. The pivots met on the way are those of a Cholesky
+out from their Cholesky factors (an unrolled small solve: docs/performance.md
+says what it saves). The pivots met on the way are those of a Cholesky
 factorisation of the whole, and the same test refuses a system that is not
 safely positive definite.
 """
@@ -71,8 +70,7 @@ def inverse_sym3(a, b, c, d, e, f, floor):
     the same order; ``None`` unless its three Cholesky pivots all exceed ``floor``.
 
     From its Cholesky factor ``L`` (``l_ij``): ``A^-1 = M^T M`` with ``M = L^-1``, lower
-    triangular too. (The cofactors would be shorter, but lose digits where ``A`` is nearly
-    singular, to the point of answering a hundred times less accurately.)
+    triangular too, which keeps its digits where ``A`` is nearly singular.
     """
     if not a > floor:
         return None
