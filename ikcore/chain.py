@@ -3,7 +3,7 @@
 import math
 
 from . import kinematics
-from .checks import check_points, check_rotations
+from .checks import check_per_joint, check_points, check_rotations
 from .constraints import Constraint
 from .errors import IKError
 from .plan import Plan
@@ -142,12 +142,7 @@ class Chain:
 def _check_joints(joints, n):
     if joints is None:
         return [None] * n
-    try:
-        joints = list(joints)
-    except TypeError:
-        raise IKError(f"Chain joints must be None or a list of {n} constraints, got {joints!r}") from None
-    if len(joints) != n:
-        raise IKError(f"Chain joints must hold {n} constraints (one per joint), got {len(joints)}")
+    joints = check_per_joint(joints, n, "Chain joints", "constraints", "None or a list of")
     for i, c in enumerate(joints):
         if c is not None and not isinstance(c, Constraint):
             raise IKError(f"Chain joints[{i}] must be None, a Hinge, a BallSocket or a Constraint, got {c!r}")

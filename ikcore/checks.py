@@ -76,14 +76,21 @@ def check_quaternion(value, name="quaternion"):
     return (w / norm, x / norm, y / norm, z / norm)
 
 
-def check_rotations(value, count, name="rotations"):
-    """Return a list of ``count`` unit quaternions."""
+def check_per_joint(value, count, name, what, kind="a sequence of"):
+    """Return ``value`` as a list of ``count`` items, one per joint (``what``: their plural name,
+    ``kind`` what ``value`` should be, for the message)."""
     try:
         items = list(value)
     except TypeError:
-        raise IKError(f"{name} must be a sequence of {count} quaternions, got {_describe(value)}") from None
+        raise IKError(f"{name} must be {kind} {count} {what}, got {_describe(value)}") from None
     if len(items) != count:
-        raise IKError(f"{name} must hold {count} quaternions (one per joint), got {len(items)}")
+        raise IKError(f"{name} must hold {count} {what} (one per joint), got {len(items)}")
+    return items
+
+
+def check_rotations(value, count, name="rotations"):
+    """Return a list of ``count`` unit quaternions."""
+    items = check_per_joint(value, count, name, "quaternions")
     return [check_quaternion(q, f"{name}[{i}]") for i, q in enumerate(items)]
 
 

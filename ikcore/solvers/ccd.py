@@ -197,12 +197,6 @@ class CCDSearch(Search):
         world_turn = multiply(multiply(parent, multiply(new, rot.conjugate(q))), rot.conjugate(parent))
         return new, world_turn, wanted_angle
 
-    def keep(self):
-        return self.frames
-
-    def pose_of(self, kept):
-        return self.problem.start if kept is None else kept
-
     def restart(self, kept, rng):
         # A chain without limits starts again from the arc onto the target where one reaches it; out of
         # reach (where the sweeps straighten the chain at the target, and damped least squares' steps

@@ -50,6 +50,14 @@ class Search:
     stuck = False
     slowed = False
 
+    def keep(self):
+        """The current pose, for a search that holds it as read-only Frames in ``frames``."""
+        return self.frames
+
+    def pose_of(self, kept):
+        """A kept pose that is Frames already; ``None``: the problem's start."""
+        return self.problem.start if kept is None else kept
+
 
 def at_nearest(frames, nearest, tolerance):
     """Whether the effector of ``frames`` lies within ``tolerance`` of the point ``nearest`` (see

@@ -274,6 +274,3 @@ class FramedSearch(Search):
 
     def keep(self):
         return self.pose.frames()
-
-    def pose_of(self, kept):
-        return self.problem.start if kept is None else kept
