@@ -191,17 +191,17 @@ def test_small_spd_solves(m):
         A = (np.array(B) @ np.array(B).T).tolist()
         b = [rng.uniform(-1, 1) for _ in range(m)]
         for shift in (0.0, 0.01):
-            y = linalg.solve_spd(A, b, shift)
+            y = linalg.solve_spd_unrolled(A, b, shift)
             assert np.allclose((np.array(A) + shift * np.eye(m)) @ y, b)
     singular = [[1.0] * m for _ in range(m)]
-    assert linalg.solve_spd(singular, [1.0] * m, 0.0) is None
-    assert linalg.solve_spd(singular, [1.0] * m, 1e-6) is not None
+    assert linalg.solve_spd_unrolled(singular, [1.0] * m, 0.0) is None
+    assert linalg.solve_spd_unrolled(singular, [1.0] * m, 1e-6) is not None
     # Singular in its second block only (the orientation rows of a 6 x 6 system).
     if m == 6:
         A = np.eye(6)
         A[3:, 3:] = 1.0
-        assert linalg.solve_spd(A.tolist(), [1.0] * 6, 0.0) is None
-    assert linalg.solve_spd([[float("nan")] * m] * m, [1.0] * m, 1.0) is None
+        assert linalg.solve_spd_unrolled(A.tolist(), [1.0] * 6, 0.0) is None
+    assert linalg.solve_spd_unrolled([[float("nan")] * m] * m, [1.0] * m, 1.0) is None
 
 
 def test_a_step_turns_the_subtree_about_the_joint():

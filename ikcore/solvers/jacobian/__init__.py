@@ -11,7 +11,8 @@ the error into the joints' turns:
 
 Only ``m x m`` systems are solved (``m`` = 3, or 6 with an orientation), never
 one the size of the chain (:mod:`.linalg`); ``J J^T`` and ``J^T y`` are summed
-joint by joint, a ball joint's three axes in closed form. Every joint then
+joint by joint, a ball joint's three axes in closed form (the same step with
+the matrix ``J`` written out: :mod:`.textbook`). Every joint then
 turns by its ``w_j`` about its own point, all at once, and the limits apply
 (:mod:`.turning`).
 
@@ -55,7 +56,7 @@ from ..loop import Search, iterate
 from ..restarts import restart_frames
 from .joints import JointJacobian, residual
 from .limits import pose_limits, pushing_through
-from .linalg import solve_spd
+from .linalg import solve_spd_unrolled
 from .secondary import secondary_steps
 from .turning import turned_pose
 
@@ -95,7 +96,7 @@ class StepRule:
     def solve(self, A, b, lam):
         """``y = (A + lam^2 I)^-1 b``, damped more until it is well defined: ``(y, lam)``."""
         for _ in range(40):
-            y = solve_spd(A, b, lam * lam)
+            y = solve_spd_unrolled(A, b, lam * lam)
             if y is not None:
                 return y, lam
             lam = max(4.0 * lam, 1e-9 * self.reach)
@@ -241,12 +242,6 @@ class JacobianSearch(Search):
             if descent is not None or not rule.refused():
                 scale *= 0.5
         return None
-
-    def keep(self):
-        return self.frames
-
-    def pose_of(self, kept):
-        return self.problem.start if kept is None else kept
 
     def restart(self, kept, rng):
         self.restarts += 1

@@ -11,7 +11,10 @@ is tried again with ``lambda`` four times larger, and each kept step halves it
 (not below ``damping / 100``), so damping is high exactly near singularities
 and low where the Jacobian is well conditioned. Without ``adaptive``,
 ``lambda`` stays fixed and a refused step is halved. The loop, its safeguards
-and secondary objectives: :mod:`ikcore.solvers.jacobian`.
+and secondary objectives: :mod:`ikcore.solvers.jacobian`. The step written
+with the matrix ``J``, ``J J^T + lambda^2 I`` and a Cholesky solve:
+:mod:`.textbook` (the solvers run the same products per joint in closed form,
+:class:`~.joints.JointJacobian`, and the solve unrolled, :mod:`.linalg`).
 
 Options
 -------

@@ -19,7 +19,7 @@ safely positive definite.
 from math import sqrt
 
 
-def solve_spd(A, b, shift):
+def solve_spd_unrolled(A, b, shift):
     """Solve ``(A + shift I) y = b`` for a symmetric positive definite ``A`` (``m`` = 3 or 6 rows);
     ``None`` when the matrix is not safely positive definite (a pivot below ``1e-13`` of the
     largest diagonal entry): the caller damps more."""
