@@ -47,18 +47,18 @@ def _run_fn(chain, targets, passes_only):
     skipped (the final points stand with the start's rotations)."""
     settings = check_settings(chain, "fabrik")
     made = [check_request(settings, t) for t in targets]
-    keep = fabrik.placed
+    keep = fabrik.pose_from_points
 
     def skip(chain, reference, points, directions=None):
         return kinematics.Frames(reference.rotations, reference.worlds, points)
 
     def fn(j):
         if passes_only:
-            fabrik.placed = skip
+            fabrik.pose_from_points = skip
         try:
             o = fabrik.run(made[j])
         finally:
-            fabrik.placed = keep
+            fabrik.pose_from_points = keep
         return o.iterations, o.errors[-1], o.errors[-1] <= made[j].tolerance
     return fn
 
