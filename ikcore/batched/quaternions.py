@@ -6,7 +6,7 @@ Quaternions are ``(w, x, y, z)`` in the last axis (convention in
 
 import numpy as np
 
-from ..kinematics import arc
+from ..rotation import shortest_arc
 
 
 def multiply(a, b):
@@ -26,14 +26,14 @@ def conjugate(q):
 
 def along(points, lengths, directions, worlds=None):
     """Rotations that put each bone along ``points``, turned from a reference pose by the shortest
-    arcs (:func:`ikcore.kinematics.along`, for K poses at once): ``(rotations, worlds)``.
+    arcs (:func:`ikcore.kinematics.rotations_along`, for K poses at once): ``(rotations, worlds)``.
 
-    ``R_i = arc(s_i, b_i) S_i`` with ``s_i`` bone ``i``'s unit direction in the
+    ``R_i = shortest_arc(s_i, b_i) S_i`` with ``s_i`` bone ``i``'s unit direction in the
     reference, ``b_i`` its direction in ``points`` and ``S_i`` its reference
     world rotation; then ``q_i = R_{i-1}^* R_i``. With ``D`` the bone in
     ``points`` (``|D| = L``), the arc is ``(L + s.D, s x D)`` normalised; a
     bone within a hundredth of a half turn of its reference direction takes
-    :func:`ikcore.kinematics.arc`, which stays exact there.
+    :func:`ikcore.rotation.shortest_arc`, which stays exact there.
 
     Parameters
     ----------
@@ -55,10 +55,10 @@ def along(points, lengths, directions, worlds=None):
     e = lengths + sx * dx + sy * dy + sz * dz
     arcs = np.stack((e, sy * dz - sz * dy, sz * dx - sx * dz, sx * dy - sy * dx), axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        # (A bone turned exactly half a turn has no arc here: arc() takes it below.)
+        # (A bone turned exactly half a turn has no arc here: shortest_arc() takes it below.)
         arcs /= np.sqrt(np.einsum("...j,...j->...", arcs, arcs))[..., None]
     for k, i in zip(*np.nonzero(~(e > 0.01 * lengths))):
-        arcs[k, i] = arc(tuple(s[k, i]), tuple(bones[k, i] / lengths[i]))
+        arcs[k, i] = shortest_arc(tuple(s[k, i]), tuple(bones[k, i] / lengths[i]))
     placed = arcs if worlds is None else multiply(arcs, worlds)
     rotations = placed.copy()
     rotations[:, 1:] = multiply(conjugate(placed[:, :-1]), placed[:, 1:])
@@ -78,7 +78,7 @@ def cross(a, b):
 
 def turn(q, v):
     """``v`` rotated by the unit quaternions ``q``: ``v + 2w (u x v) + 2 u x (u x v)``, ``u`` the
-    vector part (:func:`ikcore.kinematics.turn`)."""
+    vector part (:func:`ikcore.rotation.rotate`)."""
     u = q[..., 1:]
     t = cross(u, v)
     t *= 2.0

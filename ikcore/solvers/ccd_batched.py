@@ -132,7 +132,7 @@ def _unit(q):
 
 
 def _arc(s, b):
-    """The shortest arcs turning unit ``s`` onto unit ``b`` (:func:`ikcore.kinematics.arc`); a half
+    """The shortest arcs turning unit ``s`` onto unit ``b`` (:func:`ikcore.rotation.shortest_arc`); a half
     turn with no axis across ``s`` gives NaN (its copy is handed over)."""
     c = np.einsum("kj,kj->k", s, b)
     axis = np.cross(s, b)

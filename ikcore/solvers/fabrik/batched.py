@@ -10,7 +10,7 @@ copy at once (the passes of :mod:`.points`)::
 
 A copy leaves the arrays once its effector meets its target. The rotations
 follow once, at the end, turned from the start by the shortest arcs
-(:func:`ikcore.batched.quaternions.along`), as :func:`ikcore.kinematics.placed`
+(:func:`ikcore.batched.quaternions.along`), as :func:`ikcore.kinematics.pose_from_points`
 turns them for one chain.
 
 **Which copies the kernel finishes.** It runs only the plain passes. A copy

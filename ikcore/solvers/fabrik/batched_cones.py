@@ -24,7 +24,7 @@ class ConePasses:
     rims_met : bool
         Whether a pose with a bone on its cone's rim is met as the passes
         leave it. The reference measures such a pose after its clamps
-        (:func:`ikcore.kinematics.placed`), which move a bone the passes put
+        (:func:`ikcore.kinematics.pose_from_points`), which move a bone the passes put
         on the rim by the rounding of its cosine, divided by the cone's sine:
         nothing where every cone's sine is at least :data:`RIM_SINE`; a cone
         almost shut or almost a whole sphere is left to the reference.

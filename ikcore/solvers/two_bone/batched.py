@@ -231,7 +231,7 @@ def _weigh(chain, side, one, other):
 
 
 def _arc(s, b, handed):
-    """The shortest arcs turning unit ``s`` onto unit ``b`` (:func:`ikcore.kinematics.arc`); a half
+    """The shortest arcs turning unit ``s`` onto unit ``b`` (:func:`ikcore.rotation.shortest_arc`); a half
     turn with no axis across ``s`` is handed over."""
     c = np.einsum("kj,kj->k", s, b)
     axis = cross(s, b)
