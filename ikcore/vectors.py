@@ -64,10 +64,14 @@ def angle(a, b):
 def signed_angle(axis, a, b):
     """The angle about unit ``axis`` that turns ``a`` nearest to ``b`` (both projected on the
     plane normal to ``axis``): ``atan2(axis . (a x b), a . b - (axis . a)(axis . b))``; 0 when
-    either lies along the axis."""
+    either lies along the axis.
+
+    ``s`` and ``c`` are the sine and cosine of that angle times the lengths of both projections,
+    so ``|s| + |c|`` is at least their product: against ``|a| |b|``, it says how far from the
+    axis the two directions lie, whatever the vectors' lengths (a chain's size)."""
     s = dot(axis, cross(a, b))
     c = dot(a, b) - dot(axis, a) * dot(axis, b)
-    return atan2(s, c) if abs(s) + abs(c) > 1e-12 else 0.0
+    return atan2(s, c) if abs(s) + abs(c) > 1e-12 * norm(a) * norm(b) else 0.0
 
 
 def lerp(a, b, t):

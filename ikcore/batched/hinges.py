@@ -11,11 +11,13 @@ from .quaternions import cross
 def signed_angle(axis, a, b):
     """The angle about unit ``axis`` that turns ``a`` nearest to ``b``, row by row (both projected on
     the plane normal to ``axis``; 0 where either lies along it): ``atan2(axis . (a x b), a . b -
-    (axis . a)(axis . b))`` (:func:`ikcore.solvers.fabrik.framed.signed_angle`)."""
+    (axis . a)(axis . b))`` (:func:`ikcore.vectors.signed_angle`), the threshold
+    relative to ``|a| |b|`` as there."""
     axis = np.broadcast_to(axis, a.shape)
     s = np.einsum("...j,...j->...", axis, cross(a, b))
     c = np.einsum("...j,...j->...", a, b) - np.einsum("...j,...j->...", axis, a) * np.einsum("...j,...j->...", axis, b)
-    return np.where(np.abs(s) + np.abs(c) > 1e-12, np.arctan2(s, c), 0.0)
+    size = np.sqrt(np.einsum("...j,...j->...", a, a) * np.einsum("...j,...j->...", b, b))
+    return np.where(np.abs(s) + np.abs(c) > 1e-12 * size, np.arctan2(s, c), 0.0)
 
 
 def clamped(limits, angles):
