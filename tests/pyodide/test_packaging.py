@@ -89,3 +89,14 @@ def test_wheel_is_reproducible(built, tmp_path):
     assert {(i.external_attr >> 16) & 0o777 for i in infos if not i.filename.endswith("/RECORD")} == {0o644}
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "ikcore").rglob("*.py")}
     assert sources <= {i.filename for i in infos}
+
+
+def test_wheel_carries_the_licence_and_the_type_hints_marker(built):
+    wheel = next(built.glob("ikcore-*-py3-none-any.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "ikcore/py.typed" in names, names
+    licence = [n for n in names if n.endswith("licenses/LICENSE") or n.endswith(".dist-info/LICENSE")]
+    assert licence, names
+    assert zipfile.ZipFile(wheel).read(licence[0]).decode().startswith("MIT License")
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata, metadata[:600]
