@@ -24,10 +24,13 @@ back together, as a :class:`BatchSolution`: arrays with numpy (imported on the
 first batch, never with ikcore), lists without it.
 """
 
+from collections.abc import Sequence
 from itertools import chain as concatenated
 
+from .chain import Chain
 from .checks import check_rotations
 from .errors import IKError
+from .hints import Rotations, Vector3
 from .kinematics import pose_of
 from .problem import FARTHEST, check_request, check_settings, check_target
 from .solution import CONVERGED, STATUSES, solution_of
@@ -86,12 +89,12 @@ class BatchSolution:
         return len(self.status)
 
     @property
-    def converged(self):
+    def converged(self) -> int:
         """Per copy, ``status == "converged"`` (a bool array with numpy)."""
         flags = [s == CONVERGED for s in self.status]
         return flags if load_numpy() is None else np.array(flags, dtype=bool)
 
-    def counts(self):
+    def counts(self) -> dict[str, int]:
         """``{status: number of copies}`` for the statuses that occur."""
         out = {}
         for s in self.status:
@@ -103,8 +106,10 @@ class BatchSolution:
         return f"BatchSolution(method={self.method!r}, chains={len(self)}, {counts})"
 
 
-def solve_batch(chain, targets, method="fabrik", *, starts=None, poles=None, tolerance=None, max_iterations=None,
-                **options):
+def solve_batch(chain: Chain, targets: Sequence[Vector3], method: str = "fabrik", *,
+                starts: Sequence[Rotations] | None = None, poles: Vector3 | Sequence[Vector3] | None = None,
+                tolerance: float | None = None, max_iterations: int | None = None,
+                **options: float) -> BatchSolution:
     """Solve K copies of ``chain``: copy ``k`` reaches for ``targets[k]``.
 
     Parameters

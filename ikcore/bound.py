@@ -19,7 +19,9 @@ from operator import attrgetter, is_
 from . import kinematics
 from . import rotation as rot
 from .checks import check_bool, check_point, check_quaternion, check_rotations
+from .hints import Quaternion, Rotations, Vector3
 from .rotation import rotate
+from .solution import Solution
 from .tracker import Tracker
 
 _rotation_of = attrgetter("_rotation")
@@ -114,7 +116,9 @@ class BoundChain:
         frames = self.frames()
         return frames.worlds, frames.points
 
-    def solve(self, target, method="fabrik", *, orientation=None, pole=None, start=None, local=False, **options):
+    def solve(self, target: Vector3, method: str = "fabrik", *, orientation: Quaternion | None = None,
+              pole: Vector3 | None = None, start: Rotations | None = None, local: bool = False,
+              **options: object) -> Solution:
         """Solve for a target and write the rotations into the nodes.
 
         Parameters
@@ -149,7 +153,8 @@ class BoundChain:
         """
         return self.tracker(method, pole=pole, local=local, **options).solve_from(target, orientation, start)
 
-    def tracker(self, method="fabrik", *, pole=None, local=False, **options):
+    def tracker(self, method: str = "fabrik", *, pole: Vector3 | None = None, local: bool = False,
+                **options: object) -> "BoundTracker":
         """A :class:`BoundTracker`: :meth:`solve` with these settings for each target it is called
         with, checked once.
 

@@ -1,11 +1,13 @@
 """A serial chain of bones: rest points and joint limits."""
 
 import math
+from collections.abc import Sequence
 
 from . import kinematics
 from .checks import check_per_joint, check_points, check_rotations
 from .constraints import Constraint
 from .errors import IKError
+from .hints import Point, Rotations, Vector3
 from .plan import Plan
 
 #: Largest coordinate a chain's rest points may have, and largest reach: the solvers square
@@ -67,7 +69,7 @@ class Chain:
     __slots__ = ("points", "offsets", "directions", "lengths", "reach", "min_reach", "joints", "size", "limited",
                  "plan")
 
-    def __init__(self, points, joints=None):
+    def __init__(self, points: Sequence[Vector3], joints: Sequence[Constraint | None] | None = None) -> None:
         pts = check_points(points, "Chain points")
         for i, p in enumerate(pts):
             if max(abs(c) for c in p) > LARGEST:
@@ -101,15 +103,15 @@ class Chain:
         return f"Chain({list(self.points)!r}, joints={list(self.joints)!r})"
 
     @property
-    def root(self):
+    def root(self) -> Point:
         """The fixed root point."""
         return self.points[0]
 
-    def free(self):
+    def free(self) -> "Chain":
         """The same chain without its joint limits."""
         return self if not self.limited else Chain(self.points)
 
-    def forward(self, rotations):
+    def forward(self, rotations: Rotations) -> list[Point]:
         """Forward kinematics: the ``N + 1`` points for local ``rotations`` (checked).
 
         ``R_i = q_0 ... q_i`` and ``p_{i+1} = p_i + R_i (rest_{i+1} - rest_i)``
@@ -117,23 +119,23 @@ class Chain:
         """
         return kinematics.forward(self, check_rotations(rotations, self.size))
 
-    def world_rotations(self, rotations):
+    def world_rotations(self, rotations: Rotations) -> list[tuple[float, float, float, float]]:
         """Each bone's world rotation ``R_i = q_0 ... q_i`` for local ``rotations`` (checked)."""
         return kinematics.frames(self, check_rotations(rotations, self.size))[0]
 
-    def clamp(self, rotations):
+    def clamp(self, rotations: Rotations) -> list[tuple[float, float, float, float]]:
         """``rotations`` with each joint's limits applied (unit quaternions in, unchecked)."""
         return self.plan.clamp(rotations)
 
-    def violations(self, rotations):
+    def violations(self, rotations: Rotations) -> list[float]:
         """Per joint, how far (radians) each rotation lies outside its limits."""
         return [0.0 if c is None else c.violation(q, d) for q, c, d in zip(rotations, self.joints, self.directions)]
 
-    def distance_to(self, point):
+    def distance_to(self, point: Vector3) -> float:
         """Distance from the root to ``point``."""
         return math.dist(point, self.points[0])
 
-    def reachable(self, point):
+    def reachable(self, point: Vector3) -> bool:
         """Whether some pose of the chain without limits puts the effector on ``point``: its
         distance from the root lies within ``[min_reach, reach]``."""
         return self.min_reach <= math.dist(point, self.points[0]) <= self.reach

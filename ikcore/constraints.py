@@ -20,6 +20,7 @@ from math import atan2, cos, fmod, pi, sin, sqrt
 from . import rotation as rot
 from .checks import check_float, check_vector
 from .errors import IKError
+from .hints import Vector3
 
 _TWO_PI = 2.0 * pi
 
@@ -125,7 +126,7 @@ class Hinge(Constraint):
     and :meth:`clamp` removes it.
     """
 
-    def __init__(self, axis=(0.0, 0.0, 1.0), min_deg=-180.0, max_deg=180.0):
+    def __init__(self, axis: Vector3 = (0.0, 0.0, 1.0), min_deg: float = -180.0, max_deg: float = 180.0) -> None:
         ax, ay, az = check_vector(axis, "Hinge axis")
         n = sqrt(ax * ax + ay * ay + az * az)
         if not n > 1e-12:
@@ -191,7 +192,7 @@ class BallSocket(Constraint):
     #: Radians a limited-twist swing stays short of a half turn (see Notes).
     SWING_MARGIN = 1e-5
 
-    def __init__(self, cone_deg=180.0, twist_min_deg=-180.0, twist_max_deg=180.0):
+    def __init__(self, cone_deg: float = 180.0, twist_min_deg: float = -180.0, twist_max_deg: float = 180.0) -> None:
         cone = check_float(cone_deg, "BallSocket cone_deg")
         if not 0.0 <= cone <= 180.0:
             raise IKError(f"BallSocket cone_deg must be in [0, 180], got {cone!r}")

@@ -22,6 +22,7 @@ need the chain ignore both; :func:`load_pose` checks them when they are there.
 
 import json
 import math
+from collections.abc import Sequence
 
 from . import rotation as rot
 from .chain import Chain
@@ -123,7 +124,7 @@ def _joint_from_json(data, where):
     raise IKError(f"{where}.type must be 'hinge' or 'ball', got {kind!r:.60}")
 
 
-def dump_pose(scene, method, chains):
+def dump_pose(scene: str, method: str, chains: Sequence[tuple]) -> dict:
     """The JSON-ready dict of a pose.
 
     Parameters
@@ -149,7 +150,7 @@ def dump_pose(scene, method, chains):
             "convention": CONVENTION, "chains": out}
 
 
-def load_pose(source):
+def load_pose(source: str | bytes | dict) -> "Pose":
     """Read a pose from a JSON string, bytes, file object or parsed dict.
 
     Every chain is rebuilt and checked: its positions must equal the forward

@@ -17,11 +17,15 @@ Chains hang from nodes: :meth:`Skeleton.add_chain` gives a
 :class:`~ikcore.bound.BoundChain`.
 """
 
+from collections.abc import Sequence
+
 from . import rotation as rot
 from .bound import BoundChain
 from .chain import Chain
 from .checks import check_point, check_quaternion
+from .constraints import Constraint
 from .errors import IKError
+from .hints import Point, Quaternion, Vector3
 from .rotation import multiply, rotate
 
 
@@ -169,7 +173,7 @@ class Skeleton:
         """The bound chains, by name, in the order they were added."""
         return dict(self._chains)
 
-    def node(self, name):
+    def node(self, name: str) -> Node:
         """The node called ``name`` (a :class:`Node` is returned as is)."""
         if isinstance(name, Node):
             if name.skeleton is not self:
@@ -180,14 +184,15 @@ class Skeleton:
             raise IKError(f"skeleton has no node {name!r}")
         return node
 
-    def chain(self, name):
+    def chain(self, name: str) -> BoundChain:
         """The bound chain called ``name``."""
         found = self._chains.get(name) if isinstance(name, str) else None
         if found is None:
             raise IKError(f"skeleton has no chain {name!r}")
         return found
 
-    def add_node(self, name, parent=None, translation=(0.0, 0.0, 0.0), rotation=rot.IDENTITY):
+    def add_node(self, name: str, parent: str | None = None, translation: Vector3 = (0.0, 0.0, 0.0),
+                 rotation: Quaternion = rot.IDENTITY) -> Node:
         """Add a node and return it.
 
         Parameters
@@ -220,7 +225,9 @@ class Skeleton:
         self._by_name[name] = node
         return node
 
-    def add_chain(self, name, parent, points, joints=None, node_names=None):
+    def add_chain(self, name: str, parent: str | None, points: Sequence[Vector3],
+                  joints: Sequence[Constraint | None] | None = None,
+                  node_names: Sequence[str] | None = None) -> BoundChain:
         """Hang a chain from node ``parent`` and return its :class:`~ikcore.bound.BoundChain`.
 
         Parameters
@@ -267,29 +274,29 @@ class Skeleton:
         self._chains[name] = bound
         return bound
 
-    def world_position(self, name):
+    def world_position(self, name: str) -> Point:
         """World position of node ``name``."""
         return self.node(name).world_position
 
-    def world_rotation(self, name):
+    def world_rotation(self, name: str) -> tuple[float, float, float, float]:
         """World rotation of node ``name``."""
         return self.node(name).world_rotation
 
-    def to_world(self, name, point):
+    def to_world(self, name: str, point: Vector3) -> Point:
         """A point given in node ``name``'s frame, in world coordinates."""
         node = self.node(name)
         point = check_point(point, "point")
         p = node.world_position
         return tuple(a + b for a, b in zip(p, rotate(node._q, point)))
 
-    def to_local(self, name, point):
+    def to_local(self, name: str, point: Vector3) -> Point:
         """A world point in node ``name``'s frame."""
         node = self.node(name)
         point = check_point(point, "point")
         p = node.world_position
         return rotate(rot.conjugate(node._q), tuple(a - b for a, b in zip(point, p)))
 
-    def update(self):
+    def update(self) -> None:
         """Recompute every dirty world transform (parents before children)."""
         for node in self._nodes:
             if node._dirty:

@@ -1,14 +1,22 @@
 """``solve``: one entry point for every method. A checked problem, the method, the Solution."""
 
+from collections.abc import Sequence
+
+from .chain import Chain
+from .hints import Quaternion, Rotations, Vector3
+from .kinematics import Frames
+from .objectives import Objective
 from .problem import check_request, settings_of
-from .solution import solution_of
+from .solution import Solution, solution_of
 from .solvers import METHODS, ORIENTATION_METHODS
 
 __all__ = ["METHODS", "ORIENTATION_METHODS", "solve"]
 
 
-def solve(chain, target, method="fabrik", *, start=None, tolerance=None, max_iterations=None, orientation=None,
-          orientation_tolerance=None, pole=None, secondary=None, **options):
+def solve(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotations | Frames | None = None,
+          tolerance: float | None = None, max_iterations: int | None = None, orientation: Quaternion | None = None,
+          orientation_tolerance: float | None = None, pole: Vector3 | None = None,
+          secondary: Sequence[Objective] | None = None, **options: float) -> Solution:
     """Solve ``chain`` so that its end effector reaches ``target``.
 
     Parameters

@@ -12,6 +12,12 @@ poses it keeps::
         print(step.iteration, step.phase, step.joint, round(step.error, 4), step.caption)
 """
 
+from collections.abc import Sequence
+
+from .chain import Chain
+from .hints import Quaternion, Rotations, Vector3
+from .kinematics import Frames
+from .objectives import Objective
 from .problem import check_request, check_settings
 from .recorder import Recorder
 from .solution import solution_of
@@ -64,8 +70,10 @@ class Trace:
         return f"Trace({self.solution!r}, steps={len(self.steps)})"
 
 
-def trace(chain, target, method="fabrik", *, start=None, tolerance=None, max_iterations=None, orientation=None,
-          orientation_tolerance=None, pole=None, secondary=None, **options):
+def trace(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotations | Frames | None = None,
+          tolerance: float | None = None, max_iterations: int | None = None, orientation: Quaternion | None = None,
+          orientation_tolerance: float | None = None, pole: Vector3 | None = None,
+          secondary: Sequence[Objective] | None = None, **options: float) -> Trace:
     """Solve as :func:`ikcore.solve` does (same arguments, same checks, same
     :class:`~ikcore.Solution`) and return a :class:`Trace` of its steps.
 

@@ -12,9 +12,11 @@ unchanged, costs no further steps.
 """
 
 from . import kinematics
+from .chain import Chain
 from .checks import check_rotations
+from .hints import Quaternion, Rotations, Vector3
 from .problem import check_request, check_settings, check_target
-from .solution import solution_of
+from .solution import Solution, solution_of
 
 
 class Tracker:
@@ -50,13 +52,14 @@ class Tracker:
 
     __slots__ = ("settings", "pole", "frames", "solution", "secondary_state")
 
-    def __init__(self, chain, method="fabrik", *, pole=None, start=None, **options):
+    def __init__(self, chain: Chain, method: str = "fabrik", *, pole: Vector3 | None = None,
+                 start: Rotations | None = None, **options: object) -> None:
         self.settings = check_settings(chain, method, **options)
         self.pole = None if pole is None else check_target(chain, pole, "pole")
         self.solution = None
         self.reset(start)
 
-    def __call__(self, target, orientation=None):
+    def __call__(self, target: Vector3, orientation: Quaternion | None = None) -> Solution:
         """The Solution for ``target`` (and ``orientation``), started from :attr:`frames`, which
         then hold its pose."""
         return self.solve(target, orientation, self.pole)
@@ -73,7 +76,7 @@ class Tracker:
         self.solution = solution
         return solution
 
-    def reset(self, rotations=None):
+    def reset(self, rotations: Rotations | None = None) -> None:
         """Start the next call from ``rotations`` (checked, made unit, within the limits), or the rest pose."""
         chain = self.settings.chain
         self.secondary_state = None

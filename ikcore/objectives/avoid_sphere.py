@@ -3,7 +3,10 @@
 from math import sqrt
 
 from ..checks import check_float, check_point
+from ..chain import Chain
 from ..errors import IKError
+from ..hints import Vector3
+from ..kinematics import Frames
 from ..rotation import perpendicular
 from ..vectors import cross, norm, sub, unit
 from .base import Objective, check_weight
@@ -35,7 +38,7 @@ class AvoidSphere(Objective):
     bones to the centre, minus ``radius`` (negative while a bone is inside).
     """
 
-    def __init__(self, center, radius, weight=1.0, margin=None):
+    def __init__(self, center: Vector3, radius: float, weight: float = 1.0, margin: float | None = None) -> None:
         self.center = center
         radius = check_float(radius, "radius")
         if radius < 0.0:
@@ -96,7 +99,7 @@ class AvoidSphere(Objective):
                 out[i] = (mx - (py * fz - pz * fy), my - (pz * fx - px * fz), mz - (px * fy - py * fx))
         return out
 
-    def measure(self, chain, frames):
+    def measure(self, chain: Chain, frames: Frames) -> float:
         return clearance(frames.points, self._center, self.radius)
 
 

@@ -2,6 +2,8 @@
 
 from math import atan2, pi, sqrt
 
+from ..chain import Chain
+from ..kinematics import Frames
 from ..plan import BALL, HINGE, hinge_angle
 from ..rotation import rotate
 from .base import Objective, check_weight
@@ -35,7 +37,7 @@ class AwayFromLimits(Objective):
     :func:`limit_margin`).
     """
 
-    def __init__(self, weight=1.0):
+    def __init__(self, weight: float = 1.0) -> None:
         self.weight = check_weight(weight)
 
     def __repr__(self):
@@ -59,7 +61,7 @@ class AwayFromLimits(Objective):
             out.append(g)
         return out
 
-    def measure(self, chain, frames):
+    def measure(self, chain: Chain, frames: Frames) -> float | None:
         return limit_margin(chain, frames)
 
 

@@ -20,7 +20,7 @@ class TowardRest(Objective):
     option stands for.
     """
 
-    def __init__(self, weight=1.0):
+    def __init__(self, weight: float = 1.0) -> None:
         self.weight = check_weight(weight)
 
     def __repr__(self):

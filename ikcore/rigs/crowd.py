@@ -58,8 +58,9 @@ HALF = 20.0
 RESOLUTION = 129
 #: Spiders wander up to this far from the terrain's edge.
 MARGIN = 2.5
-#: Spiders start on a sunflower spiral, this far apart (about).
-SPACING = 0.85
+#: The plastic number: Roberts' R2 sequence, whose every prefix covers the square evenly, takes its
+#: inverse powers as steps.
+_PLASTIC = 1.324717957244746
 HEADER = ("count", "converged", "largest_error")
 BODY_COLUMNS = ("x", "y", "z", "qw", "qx", "qy", "qz")
 LEG_COLUMNS = ("yaw", "femur", "tibia")
@@ -67,14 +68,17 @@ _GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
 
 
 def places(count):
-    """Where spiders ``0 .. count - 1`` start, ``(x, z, heading)``: spider ``k`` on a sunflower spiral
-    (radius ``SPACING sqrt(k + 1/2)``, turned ``k`` golden angles), facing along it. Spider ``k``'s place
-    does not depend on ``count``: a larger crowd adds spiders round the outside."""
+    """Where spiders ``0 .. count - 1`` start, ``(x, z, heading)``: spider ``k`` at point ``k`` of Roberts'
+    R2 sequence over the room wanderers keep to (``HALF - MARGIN`` each side of the centre), facing ``k``
+    golden angles round. Every prefix of that sequence covers the square evenly: a crowd of any size is
+    spread over the whole terrain, and spider ``k``'s place does not depend on ``count`` (a larger crowd
+    fills the gaps)."""
+    room = HALF - MARGIN
     out = []
     for k in range(count):
-        a = k * _GOLDEN
-        r = SPACING * math.sqrt(k + 0.5)
-        out.append((r * math.cos(a), -r * math.sin(a), a + 0.5 * math.pi))
+        u = (0.5 + k / _PLASTIC) % 1.0
+        v = (0.5 + k / _PLASTIC ** 2) % 1.0
+        out.append((room * (2.0 * u - 1.0), room * (2.0 * v - 1.0), k * _GOLDEN))
     return out
 
 

@@ -112,12 +112,13 @@ class RobotScene(Scene):
         return {"position": [1.5, 1.25, 1.9], "target": [0.1, 0.5, 0.0]}
 
     def bounds(self):
-        # The arm upright and at rest, where the hand and the obstacle go (their slowest components
-        # have periods of about 30 s).
+        # The base, the arm in its ready pose, where the hand and the obstacle go (their slowest
+        # components have periods of about 30 s): what the reader watches, drawn large. (Not the arm
+        # upright, a pose it never takes, which would leave the view's top half empty.)
         chain = self.arm.bound.limited_chain
-        points = [*chain.points, *chain.forward(self.arm.bound.rotations), *sampled(self.path, 60.0, 0.25)]
+        points = [(0.0, 0.0, 0.0), *chain.forward(self.arm.bound.rotations), *sampled(self.path, 60.0, 0.25)]
         points += [p for c in sampled(self.drift, 60.0, 0.25) for p in _sphere_box(c)]
-        return box(points, 0.08)
+        return box(points, 0.05)
 
 
 def _sphere_box(center):

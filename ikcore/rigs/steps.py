@@ -229,12 +229,15 @@ class StepsScene(Scene):
     def camera(self):
         if self.params["planar"]:
             return {"position": [0.0, 0.9, 6.0], "target": [0.0, 0.9, 0.0]}
-        return {"position": [2.8, 2.3, 3.6], "target": [0.2, 0.9, 0.2]}
+        # At the chain's mid-height, a few degrees above it: the chain stands tall in the view, and the
+        # box's depth (the target lies in front of the chain's plane) adds little to its height on screen.
+        return {"position": [2.6, 1.25, 4.0], "target": [0.4, 0.95, 0.3]}
 
     def bounds(self):
-        # Where the chain can reach, around its root: all of it in the plane; above the ground, and
-        # a little below, in space.
+        # What the camera frames: the chain and its target, drawn large. The start pose curls toward +x
+        # and the targets a reader tries lie in front of it, so the box holds the chain's height, the
+        # side it curls to and a little of the other (a step may swing a bone there): not the whole
+        # sphere of its reach, which would draw the chain a quarter of the view's height.
         if self.params["planar"]:
-            return {"min": [-REACH, -0.6 * REACH, -0.3], "max": [REACH, REACH, 0.3]}
-        return {"min": [-REACH, -0.2, -REACH], "max": [REACH, REACH, REACH]}
-
+            return {"min": [-0.2 * REACH, 0.0, -0.05], "max": [0.85 * REACH, 1.02 * REACH, 0.05]}
+        return {"min": [-0.2 * REACH, 0.0, -0.05 * REACH], "max": [0.65 * REACH, 1.02 * REACH, 0.45 * REACH]}

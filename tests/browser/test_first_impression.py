@@ -61,11 +61,11 @@ def test_the_panel_shows_what_the_method_and_scene_use(demo, site_server):
     open_demo(demo, site_server)
     page = demo.page
     shown = rows(page)
-    assert {"method", "tolerance (× reach)", "max iterations", "damping"} <= set(shown)
+    assert {"method", "tolerance (share of reach)", "max iterations", "damping"} <= set(shown)
     page.evaluate("ikDemo.set({damping: 0.07})")
     page.evaluate("ikDemo.setMethod('fabrik')")
     shown = rows(page)
-    assert "damping" not in shown and "tolerance (× reach)" in shown
+    assert "damping" not in shown and "tolerance (share of reach)" in shown
     # Hidden, kept: the value is in force and in the link, and comes back with the method that uses it.
     assert page.evaluate("ikDemo.state().params.damping") == 0.07
     assert "damping=0.07" in page.evaluate("ikDemo.link()")
@@ -76,11 +76,11 @@ def test_the_panel_shows_what_the_method_and_scene_use(demo, site_server):
     page.evaluate("ikDemo.setScene('spider')")
     shown = rows(page)
     assert page.evaluate("ikDemo.state().method") == "two_bone"
-    assert not {"tolerance (× reach)", "max iterations", "damping"} & set(shown), shown
+    assert not {"tolerance (share of reach)", "max iterations", "damping"} & set(shown), shown
     assert {"walk speed", "wander", "joint limits"} <= set(shown)
     page.evaluate("ikDemo.setMethod('ccd')")
     shown = rows(page)
-    assert {"tolerance (× reach)", "max iterations"} <= set(shown) and "damping" not in shown
+    assert {"tolerance (share of reach)", "max iterations"} <= set(shown) and "damping" not in shown
     # The race: no method (each lane has its own), its own settings open and in sight, damping for its DLS lanes.
     page.evaluate("ikDemo.setScene('race')")
     shown = rows(page)

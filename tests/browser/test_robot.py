@@ -70,7 +70,7 @@ def test_the_elbow_swings_clear_of_the_obstacle_and_passes_through_it_when_off(d
     assert clear["view"]["obstacleInside"] is False and clear["view"]["obstacleColor"] == "#4c9bf0"
     hud = page.text_content("#hud-measures")
     assert hud.startswith(f"clearance {chain['clearance']:.3f} m") and "inside" not in hud, hud
-    assert f"limit margin {chain['limit_margin']:.3f}" in hud
+    assert f"limit margin {100 * chain['limit_margin']:.1f}% of range" in hud
     blue = reddish(demo, page)
 
     # (Its Python time a frame, holding the hand and the elbow clear, against its arm's forward pass timed

@@ -219,3 +219,18 @@ def test_the_state_counts_the_feet_by_the_tolerance_their_legs_were_solved_with(
     scene.step(1 / 60)
     crowd = scene.state()["crowd"]
     assert crowd["planted_within_tolerance"] <= crowd["converged"] < crowd["legs"]
+
+
+def test_a_crowd_of_any_size_starts_spread_over_the_whole_terrain():
+    from ikcore.rigs.crowd import HALF, MARGIN, places
+
+    room = HALF - MARGIN
+    for count in (20, 100, 400):
+        spots = places(count)
+        assert spots == places(400)[:count]  # spider k's place does not depend on the count
+        assert all(abs(x) <= room and abs(z) <= room for x, z, _ in spots)
+        quarters = [sum(1 for x, z, _ in spots if (x > 0) == sx and (z > 0) == sz) for sx in (0, 1) for sz in (0, 1)]
+        assert min(quarters) >= 0.12 * count, (count, quarters)
+        # As far apart as an even spread allows (a square lattice would give 2 room / sqrt(count)).
+        nearest = min(math.dist(a[:2], b[:2]) for i, a in enumerate(spots) for b in spots[i + 1:])
+        assert nearest >= 0.5 * 2 * room / math.sqrt(count), (count, nearest)

@@ -9,6 +9,7 @@ import ikcore
 from ikcore import IKError
 from ikcore.rigs import SCENES, make_scene, to_world
 from ikcore.rigs.steps import REACH, StepsScene, chain_of, shape_of
+from ikcore.solvers import METHODS
 
 
 def bones_of(scene):
@@ -142,3 +143,19 @@ def test_queries_give_the_trace_and_the_step():
         scene.query("nope")
     with pytest.raises(IKError, match="answers no query"):
         make_scene("arm").query("trace")
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(("planar", "target"), [(False, None), (True, None), (True, (1.3, 0.6, 0.0))])
+def test_the_framed_box_holds_every_step_of_the_traces_a_reader_first_sees(method, planar, target):
+    # The camera frames the box, not the chain's whole reach: every pose of the opening traces (and of the
+    # walkthrough's planar target) must stay inside it, and the box must stay close to the chain's height.
+    scene = StepsScene()
+    scene.set_params(planar=planar, method=method)
+    if target is not None:
+        scene.place(scene.targets["target"], target, None)
+    box = scene.layout()["bounds"]
+    points = [p for step in scene.trace.steps for p in step.positions] + [scene.targets["target"].position]
+    for p in points:
+        assert all(lo <= v <= hi for lo, v, hi in zip(box["min"], p, box["max"])), (p, box)
+    assert box["max"][1] - box["min"][1] <= 1.1 * REACH

@@ -61,7 +61,7 @@ export function createApi(demo) {
         hasLimits: layout.chains.some((chain) => chain.constraints.some((c) => c && !(c.type === "ball" && c.cone_deg >= 179.9))),
         labels: { ...view.labels }, folder: view.folder, overlays: demo.limitsShown,
         gizmo: demo.handles.mode ?? "translate",
-        quality: { asked: stage.asked, auto: stage.resolve("auto") },
+        quality: { asked: stage.asked, auto: stage.resolve("auto"), software: stage.software },
       };
     },
     get scenes() { return demo.scenes.slice(); },

@@ -33,6 +33,11 @@ let noticeTimer = 0;
 let resolveReady;
 let rejectReady;
 const hud = new Hud();
+// Where the HUD ends (CSS --hud-bottom): on a narrow window the opened panel starts below it, not over it.
+new ResizeObserver(() => {
+  const box = $("hud").getBoundingClientRect();
+  document.documentElement.style.setProperty("--hud-bottom", `${Math.round(box.height ? box.bottom : 0)}px`);
+}).observe($("hud"));
 
 const ready = new Promise((resolve, reject) => {
   resolveReady = resolve;
@@ -230,7 +235,9 @@ function setGizmo(mode) {
 function showHint() {
   const hint = $("hint");
   const still = reducedMotion?.matches && !demo.layout.params.animate && !demo.motionAsked;
-  $("hint-text").textContent = demo.view?.hint ?? "";
+  // An embed's frame is small: its hint is the view's short one, a line or two beside the frame's buttons.
+  const embedded = "embed" in document.documentElement.dataset;
+  $("hint-text").textContent = (embedded ? demo.view?.shortHint : null) ?? demo.view?.hint ?? "";
   $("play").hidden = !still;
   hint.hidden = demo.hintDone && !still;
 }

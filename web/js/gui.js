@@ -14,7 +14,7 @@ import { paramFromText } from "./params.js";
 
 // The parameters every scene has, with their labels; the rest are the scene's own.
 const COMMON = {
-  tolerance: "tolerance (× reach)", max_iterations: "max iterations", damping: "damping",
+  tolerance: "tolerance (share of reach)", max_iterations: "max iterations", damping: "damping",
   constraints: "joint limits", animate: "scripted motion",
 };
 
@@ -81,10 +81,19 @@ export class ControlPanel {
     if (info.hasLimits) {
       solver.add(values, "overlays").name("show limits (arcs, cones)").onChange((v) => api.showLimits(v));
     }
-    // "auto" says what it chose on this renderer; a change reopens the page on this view's link.
+    // "auto" says what it chose on this renderer; a change reopens the page on this view's link, and the note
+    // under the setting says so (and, on a software renderer, what "high" costs there).
     const auto = `auto (${info.quality.auto})`;
-    gui.add(values, "quality", { [auto]: "auto", high: "high", low: "low" }).name("quality (reloads)")
+    const quality = gui.add(values, "quality", { [auto]: "auto", high: "high", low: "low" }).name("rendering quality")
       .onChange(guard((v) => api.setQuality(v)));
+    const note = document.createElement("div");
+    note.className = "gui-note";
+    note.id = "quality-note";
+    note.textContent = info.quality.software
+      ? "This browser draws without a GPU (a software renderer): high draws only 3-6 frames a second here. " +
+        "A change reloads the page."
+      : "A change reloads the page.";
+    quality.domElement.after(note);
     gui.add(values, "pose").name("download pose (JSON)");
     this.showUsed(p.method);
   }

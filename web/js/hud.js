@@ -107,16 +107,41 @@ export function targetPositions(layout, buf) {
   return out;
 }
 
-/** An error for the HUD: exponent form, and "0" for what is zero to rounding (an analytic solve's 3e-16). */
-function shortError(error) {
-  if (error === null) return "-";
-  return error < 1e-12 ? "0" : error.toExponential(1);
+/** What a solve's status means, in a reader's words (the race's lanes still iterating: "running"). */
+export const STATUS_WORDS = {
+  converged: "reached",
+  unreachable: "out of reach",
+  max_iterations: "still reaching",
+  stalled: "stopped short",
+  running: "still reaching",
+};
+
+/** A status in words ("waiting" before the first solve). */
+export function statusWords(status) {
+  return status === null || status === undefined ? "waiting" : STATUS_WORDS[status] ?? status;
+}
+
+/** A length in the scenes' unit, the metre, with the unit that reads best: "1.20 m", "3.4 cm", "0.7 mm". */
+export function length(metres) {
+  if (metres === null || metres === undefined || !Number.isFinite(metres)) return "-";
+  const m = Math.abs(metres);
+  if (m < 1e-9) return "0 mm";
+  if (m >= 1) return `${metres.toFixed(2)} m`;
+  if (m >= 0.01) return `${(metres * 100).toFixed(1)} cm`;
+  if (m >= 0.001) return `${(metres * 1000).toFixed(1)} mm`;
+  if (m >= 1e-6) return `${(metres * 1e6).toFixed(0)} µm`;
+  return "under 1 µm";
+}
+
+/** "1 iteration", "12 iterations". */
+export function iterations(n) {
+  return `${n} iteration${n === 1 ? "" : "s"}`;
 }
 
 /**
  * The HUD: scene and method, frame rate and Python time, then the chains. Up to four chains get a line each;
- * more (the spider's legs, the race's lanes) get one line that sums them up ("8 legs: 8 converged, largest
- * error 2.1e-4"), with a line per chain on demand (the HUD's "per leg" button).
+ * more (the spider's legs, the race's lanes) get one line that sums them up ("8 legs: 8 reached; largest
+ * error 0.2 mm"), with a line per chain on demand (the HUD's "per leg" button).
  */
 export class Hud {
   constructor() {
@@ -149,7 +174,7 @@ export class Hud {
     this.drawnAt = now;
     const lines = [
       `${layout.scene} · ${view.methodLabel ?? layout.params.method}`,
-      `${timing.fps().toFixed(0)} fps · Python ${timing.last.toFixed(2)} ms (median ${timing.median().toFixed(2)})`,
+      `${timing.fps().toFixed(0)} fps · Python ${timing.median().toFixed(2)} ms a frame`,
     ];
     if (view.hudLines) {
       // A view that sums its scene up itself (the crowd, whose legs are no chains of the contract).
@@ -171,15 +196,18 @@ export class Hud {
       const counts = new Map();
       let worst = null;
       for (const chain of chains) {
-        counts.set(chain.status ?? "waiting", (counts.get(chain.status ?? "waiting") ?? 0) + 1);
+        const words = statusWords(chain.status);
+        counts.set(words, (counts.get(words) ?? 0) + 1);
         if (chain.error !== null && (worst === null || chain.error > worst)) worst = chain.error;
       }
-      const statuses = [...counts].map(([status, n]) => `${n} ${status}`).join(", ");
-      lines.push(`${chains.length} ${noun}s: ${statuses}; largest error ${shortError(worst)}`);
+      const statuses = [...counts].map(([words, n]) => `${n} ${words}`).join(", ");
+      lines.push(`${chains.length} ${noun}s: ${statuses}; largest error ${length(worst)}`);
     }
     if (few || this.details) {
+      const width = Math.max(...chains.map((chain) => chain.name.length));
       for (const chain of chains) {
-        lines.push(`${chain.name.padEnd(18)} ${(chain.status ?? "-").padEnd(14)} ${String(chain.iterations).padStart(3)} it  ${shortError(chain.error)}`);
+        lines.push(`${chain.name.padEnd(width)}  ${statusWords(chain.status).padEnd(14)} ` +
+          `${iterations(chain.iterations).padStart(13)} · error ${length(chain.error)}`);
       }
     }
     this.text.textContent = lines.join("\n");

@@ -6,6 +6,11 @@ import { describeIgnored, formatHash, parseHash, resolveLink } from "./permalink
 
 const HASH_EVERY_MS = 500;
 
+/** A refusal's message without the exception's name ("ikcore.errors.IKError: ", "ValueError: "). */
+function plain(error) {
+  return String(error.message).replace(/^[\w.]+(Error|Exception): /, "");
+}
+
 export class Links {
   /** `demo`: the page's shared context (see app.js). */
   constructor(demo) {
@@ -93,7 +98,7 @@ export class Links {
           try {
             demo.applied(demo.command("set", { [key]: value }));
           } catch (error) {
-            ignored.push(`${key} (${error.message.replace(/^\w+Error: /, "")})`);
+            ignored.push(`${key} (${plain(error)})`);
           }
         }
       }
@@ -103,19 +108,30 @@ export class Links {
       try {
         demo.api.setTarget(name, position, orientation);
       } catch (error) {
-        ignored.push(`t.${name} (${error.message.replace(/^\w+Error: /, "")})`);
+        ignored.push(`t.${name} (${plain(error)})`);
       }
     }
+    // A step past the end of this trace (a link made for a longer solve: another method, other settings)
+    // opens on its last step, and the notice says so in words.
+    let told = "";
     if (step !== undefined) {
       try {
         demo.applied(demo.command("set", { step }));
       } catch (error) {
-        ignored.push(`step (${error.message.replace(/^\w+Error: /, "")})`);
+        const count = demo.state().steps?.count;
+        if (Number.isInteger(count) && step >= count) {
+          demo.applied(demo.command("set", { step: count - 1 }));
+          told = `This link asks for step ${step}, but this solve (${demo.layout.params.method}) has only ` +
+            `steps 0 to ${count - 1}: it shows the last one, step ${count - 1}.`;
+        } else {
+          ignored.push(`step (${plain(error)})`);
+        }
       }
     }
     if (link.camera) demo.camera.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });
     this.lastHash = null;
-    if (ignored.length) demo.note(describeIgnored(ignored), 12000);
+    const notice = [told, describeIgnored(ignored)].filter(Boolean).join(" ");
+    if (notice) demo.note(notice, 12000);
     return { ignored };
   }
 

@@ -92,7 +92,9 @@ export class Loop {
     try {
       return JSON.parse(this.py.command(name, JSON.stringify(args)));
     } catch (error) {
-      throw new Error(shortMessage(error));
+      // A refused value (ikcore.IKError, a ValueError) is said in its own words, without the exception's
+      // module path: the reader sees "step must be in [0, 2] ...", not "ikcore.errors.IKError: step ...".
+      throw new Error(shortMessage(error).replace(/^(?:[\w.]+\.)?(?:IKError|ValueError|TypeError): /, ""));
     }
   }
 

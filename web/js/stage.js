@@ -17,6 +17,66 @@ const GRID_MINOR = 0x565f6e;
 const GRID_MAJOR = 0x646e7f;
 const TILE = 2;              // world units per grid texture tile: a major line per tile, minor lines every 0.5
 
+/** How far past the terrain's edge each ring of the skirt lies (world units): close rings where the land
+ * still has the edge's relief, wide ones where it has levelled out, the last well past any fog's end. */
+const SKIRT_RINGS = [0, 0.6, 1.5, 3, 5.5, 9, 15, 25, 45, 90, 200];
+
+/**
+ * The land round a terrain, out to the horizon: rings of vertices round the terrain's border (its own
+ * vertices first, so that the seam is closed), each square ring farther out, their heights and colours
+ * easing from the border's to the terrain's mean, so that the relief dies away instead of ending at a cliff.
+ * `n`: the terrain's samples per side; `position`, `colors`: its vertices (the PlaneGeometry's order).
+ */
+function skirtGeometry(n, position, colors) {
+  const border = [];
+  for (let c = 0; c < n - 1; c++) border.push(c);                          // the far row, along +x
+  for (let r = 0; r < n - 1; r++) border.push(r * n + n - 1);              // the +x column, along +z
+  for (let c = n - 1; c > 0; c--) border.push((n - 1) * n + c);            // the near row, back along -x
+  for (let r = n - 1; r > 0; r--) border.push(r * n);                      // the -x column, back along -z
+  const m = border.length;
+  let mean = 0;
+  const tone = [0, 0, 0];
+  for (const i of border) {
+    mean += position.getY(i) / m;
+    for (let k = 0; k < 3; k++) tone[k] += colors[3 * i + k] / m;
+  }
+  const half = Math.abs(position.getX(0));
+  const rings = SKIRT_RINGS.length;
+  const xyz = new Float32Array(rings * m * 3);
+  const rgb = new Float32Array(rings * m * 3);
+  for (let k = 0; k < rings; k++) {
+    const d = SKIRT_RINGS[k];
+    const scale = (half + d) / half;
+    // How much of the edge's relief remains, and of its colour (sooner: the colour of one border vertex
+    // carried far out would draw a streak).
+    const keep = Math.exp(-d / 1.2);
+    const hue = Math.exp(-d / 0.5);
+    border.forEach((i, j) => {
+      const o = 3 * (k * m + j);
+      xyz[o] = position.getX(i) * scale;
+      xyz[o + 1] = mean + (position.getY(i) - mean) * keep;
+      xyz[o + 2] = position.getZ(i) * scale;
+      for (let c = 0; c < 3; c++) rgb[o + c] = tone[c] + (colors[3 * i + c] - tone[c]) * hue;
+    });
+  }
+  const index = [];
+  for (let k = 0; k + 1 < rings; k++) {
+    for (let j = 0; j < m; j++) {
+      const a = k * m + j;
+      const b = k * m + ((j + 1) % m);
+      const c = a + m;
+      const e = b + m;
+      index.push(a, b, c, b, e, c);  // counter-clockwise seen from above: facing up
+    }
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.BufferAttribute(xyz, 3));
+  geometry.setAttribute("color", new THREE.BufferAttribute(rgb, 3));
+  geometry.setIndex(index);
+  geometry.computeVertexNormals();
+  return geometry;
+}
+
 /** The WebGL renderer's name (the unmasked one where the browser gives it), or null without WebGL. */
 export function rendererName() {
   const gl = document.createElement("canvas").getContext("webgl2");
@@ -130,6 +190,7 @@ export class Stage {
     scene.add(ground);
     this.ground = ground;
     this.terrain = null;
+    this.skirt = null;         // the land round the terrain, to the horizon
     this.terrainGrid = null;   // {half, n, step, heights}: for groundHeight on the terrain
 
     this.resize = this.resize.bind(this);
@@ -147,7 +208,15 @@ export class Stage {
     const { renderer } = this;
     return { name: this.rendererName, software: this.software, quality: this.quality, auto: this.resolve("auto"),
       antialias: Boolean(renderer.getContext().getContextAttributes()?.antialias),
-      shadows: renderer.shadowMap.enabled };
+      shadows: renderer.shadowMap.enabled, land: this.land() };
+  }
+
+  /** The ground drawn: {kind: "plane" | "terrain", half (of the side of the flat plane or of the terrain),
+   * reach (how far from the centre the land goes on, on each side, in world units)}. */
+  land() {
+    if (!this.terrain) return { kind: "plane", half: 30, reach: 30 };
+    const box = new THREE.Box3().setFromBufferAttribute(this.skirt.geometry.attributes.position);
+    return { kind: "terrain", half: this.terrainGrid.half, reach: Math.min(-box.min.x, box.max.x, -box.min.z, box.max.z) };
   }
 
   /** Put the camera where a view says: {position, target}. */
@@ -178,10 +247,13 @@ export class Stage {
    */
   setTerrain(grid, heights) {
     if (this.terrain) {
-      this.scene.remove(this.terrain);
-      this.terrain.geometry.dispose();
+      for (const mesh of [this.terrain, this.skirt]) {
+        this.scene.remove(mesh);
+        mesh.geometry.dispose();
+      }
       this.terrain.material.dispose();
       this.terrain = null;
+      this.skirt = null;
       this.terrainGrid = null;
     }
     this.ground.visible = !grid;
@@ -220,6 +292,11 @@ export class Stage {
     mesh.name = "terrain";
     this.scene.add(mesh);
     this.terrain = mesh;
+    // The land goes on past the terrain's edge to the horizon, where the fog takes it into the sky.
+    this.skirt = new THREE.Mesh(skirtGeometry(n, position, colors), material);
+    this.skirt.receiveShadow = this.high;
+    this.skirt.name = "terrain-skirt";
+    this.scene.add(this.skirt);
     this.terrainGrid = { half: grid.half, n, step: size / (n - 1), heights: Float64Array.from(heights) };
     return mesh;
   }

@@ -33,7 +33,7 @@ const _b = new THREE.Vector3();
 export class StepDrawing {
   /**
    * @param {THREE.Scene} scene
-   * @param {number} scale the size of the drawing's marks (the chain's reach over 60)
+   * @param {number} scale the size of the drawing's marks (a rod's radius; the chain's height over 70)
    */
   constructor(scene, scale) {
     this.scene = scene;
@@ -135,7 +135,7 @@ export class StepDrawing {
     for (let i = 1; i <= n; i++) {
       q.setFromAxisAngle(axis, (angle * i) / n);
       const next = pivot.clone().addScaledVector(from.clone().applyQuaternion(q), radius);
-      this.rod(last, next, COLORS.arc, 0.9);
+      this.rod(last, next, COLORS.arc, 1.1);
       last = next;
     }
     this.ball(pivot.toArray(), COLORS.arc, 1.8);
@@ -156,7 +156,7 @@ export class StepDrawing {
       const unit = far.clone().normalize();
       const reach = Math.max(far.length(), detail.length) * 1.15;
       this.rod(from.clone().addScaledVector(unit, -0.1 * reach), from.clone().addScaledVector(unit, reach),
-        COLORS.line, 0.45, 0.85);
+        COLORS.line, 0.6, 0.85);
     }
     this.ball(ghost, COLORS.ghost, 2.6, 0.45);
     this.ball(now, COLORS.moved, 2.8);

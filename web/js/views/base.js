@@ -11,8 +11,10 @@
 //   framing()                     {bounds, direction, insets(), choose?, margin?}: what the camera fits (camera.js)
 //   targets                       the target meshes (parts/targets.js): picking, the gizmo
 //   ground, clickedGround(point)  a mesh a click on is reported by clickedGround (a walker's terrain), or null
-//   hint                          one short line: how to interact with this scene
+//   hint, shortHint               one short line: how to interact with this scene; shortHint, a few words, in
+//                                 an embed
 //   labels                        {param: label} for the panel; folder: its title for the scene's own params
+//                                 ("<scene> settings" unless the view names it)
 //   methodLabel                   what the HUD says the scene solves with (null: the method's name)
 //   chainNoun                     what the HUD calls a chain ("chain", "leg", "lane")
 //   hudChains                     whether the HUD lists the chains (the race's chart does it instead)
@@ -27,6 +29,28 @@ import { RigidLimbs, STYLES } from "../parts/limbs.js";
 import { ContactShadows } from "../parts/shadows.js";
 import { Targets } from "../parts/targets.js";
 
+/** An element's box while it shows (null when it is absent or not displayed). */
+function shownBox(element) {
+  if (!element || element.hidden || !element.getClientRects().length) return null;
+  return element.getBoundingClientRect();
+}
+
+/**
+ * Insets (`own`: the page's, in CSS pixels) that stand the overlays along the top of the canvas (the HUD at the
+ * left, an embed's buttons at the right) beside the content rather than above it, where the window is wide
+ * enough: when the region between them is at least `aspect` times as wide as the canvas is tall (less the
+ * bottom inset). A content taller than wide then takes the canvas's whole height.
+ */
+export function besideTopOverlays(own, aspect) {
+  const hud = shownBox(document.getElementById("hud"));
+  const buttons = shownBox(document.getElementById("embed-bar"));
+  const bottom = own.bottom ?? 0;
+  const left = Math.max(own.left ?? 0, hud ? hud.right + 8 : 0);
+  const right = Math.max(own.right ?? 0, buttons ? window.innerWidth - buttons.left + 6 : 0);
+  if (window.innerWidth - left - right >= aspect * (window.innerHeight - bottom)) return { top: 0, left, right, bottom };
+  return { ...own, top: Math.max(own.top ?? 0, buttons ? buttons.bottom + 4 : 0) };
+}
+
 export class SceneView {
   /**
    * @param {object} context {stage, camera (camera.js), layout, buf (the first frame, in the world), command
@@ -39,9 +63,10 @@ export class SceneView {
     this.stage = context.stage;
     this.layout = context.layout;
     this.scene = context.stage.scene;
+    this.shortHint = "Click a red ball, then drag its arrows.";  // in an embed
     this.hint = "Click a red ball to put a handle on it, then drag the handle's arrows. Drag empty space to orbit.";
     this.labels = {};
-    this.folder = "scene";
+    this.folder = `${this.layout.scene} settings`;
     this.methodLabel = null;
     this.chainNoun = "chain";
     this.hudChains = true;

@@ -8,8 +8,8 @@
 //   tibia        from the knee, at        th + psi + femur + tibia
 //
 // A part's mesh is a unit bone along +x (0 to 1), so each instance's matrix is C, a turn about z, and a
-// stretch to the bone's length. The HUD says how many spiders and legs and how many legs converged, below
-// Python's time per frame (a figure of the reader's machine as much as of the crowd: no verdict on it).
+// stretch to the bone's length. The HUD says how many spiders and legs, and how many legs reached their
+// footholds; Python's time per frame is the HUD's own line.
 
 import * as THREE from "three";
 
@@ -38,10 +38,11 @@ class CrowdView extends SceneView {
   constructor(context) {
     super(context);
     const crowd = this.crowd = this.layout.crowd;
+    this.shortHint = "Every leg solved in Python each frame.";  // in an embed
     this.hint = "A crowd of spiders, every leg solved in Python each frame. Change the count in the panel.";
     this.labels = { count: "spiders", speed: "walk speed" };
     this.folder = "crowd";
-    this.methodLabel = "two_bone, all legs in one call";
+    this.methodLabel = "two_bone, one call";
     this.chainNoun = "leg";
     const capacity = crowd.capacity;
     const legs = capacity * crowd.legs_per_spider;
@@ -143,12 +144,12 @@ class CrowdView extends SceneView {
     for (let k = 0; k < this.count; k++) this.shadows.add(buf[c.x + k], buf[c.y + k] - 0.3, buf[c.z + k], 0.7, 0.55, 1.0);
   }
 
-  /** The HUD's lines for the crowd: its size, its legs and how many of them converged. */
+  /** The HUD's lines for the crowd: its size and its legs (Python's time per frame is the HUD's own line). */
   hudLines(buf) {
     const c = this.crowd.columns;
     const count = buf[c.header];
     const legs = count * this.crowd.legs_per_spider;
-    return [`${count} spiders · ${legs} legs · ${buf[c.header + 1]} converged`];
+    return [`${count} spiders, ${buf[c.header + 1]} of ${legs} legs reached`];
   }
 
   describe() {

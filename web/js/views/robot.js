@@ -23,6 +23,7 @@ class RobotView extends SceneView {
   constructor(context) {
     super(context);
     const { layout } = context;
+    this.shortHint = "Drag the blue sphere onto the elbow.";  // in an embed
     this.hint = "Drag the blue sphere onto the elbow: with avoid obstacle on, the elbow swings away while the " +
       "hand holds its pose. Click the red ball to move the hand (R: turn it, T: move it).";
     this.labels = {
@@ -80,7 +81,9 @@ class RobotView extends SceneView {
   measureText(values) {
     const clearance = values[this.measureIndex.clearance];
     const margin = values[this.measureIndex.margin];
-    return `clearance ${clearance.toFixed(3)} m${clearance < 0 ? " (inside)" : ""} · limit margin ${margin.toFixed(3)}`;
+    // The margin is the nearest joint's distance to its nearer limit, as a share of that joint's range.
+    return `clearance ${clearance.toFixed(3)} m${clearance < 0 ? " (inside)" : ""} · ` +
+      `limit margin ${(100 * margin).toFixed(1)}% of range`;
   }
 
   describe() {

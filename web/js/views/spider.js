@@ -26,6 +26,7 @@ const STEER = {
 class SpiderView extends SceneView {
   constructor(context) {
     super(context);
+    this.shortHint = "Click the ground to send the spider there.";  // in an embed
     this.hint = "Click the ground to send the spider there, or steer it with the arrow keys (or WASD).";
     this.labels = { speed: "walk speed", wander: "wander" };
     this.chainNoun = "leg";

@@ -12,8 +12,9 @@
 
 import { StepChart } from "../parts/step-chart.js";
 import { StepDrawing } from "../parts/step-drawing.js";
+import { iterations, length, statusWords } from "../hud.js";
 import { STYLES } from "../parts/limbs.js";
-import { SceneView } from "./base.js";
+import { SceneView, besideTopOverlays } from "./base.js";
 import { registerView } from "./registry.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,7 +35,8 @@ class StepsView extends SceneView {
     this.count = $("steps-count");
     this.playButton = $("steps-play");
     this.chart = new StepChart($("steps-chart"));
-    this.drawing = new StepDrawing(this.scene, layout.bounds.max[0] / 90);
+    // The marks' size from the chain's height (the box's): thick enough to read in a small embed's screenshot.
+    this.drawing = new StepDrawing(this.scene, (layout.bounds.max[1] - layout.bounds.min[1]) / 70);
     this.traceId = null;
     this.shown = null;     // {trace, index} of the step drawn
     this.clock = 0;        // playing: the fraction of a step elapsed
@@ -58,14 +60,20 @@ class StepsView extends SceneView {
     return STYLES.plain;
   }
 
+  /**
+   * The chain and its target, large: the box Python gives (the chain's height and the side it curls to) fits
+   * what the overlays leave, with a small margin. The bar covers the bottom of the canvas. The overlays along
+   * the top (the HUD at the left, an embed's buttons at the right) become columns beside the chain where the
+   * window is wide enough for it, rather than taking height from it.
+   */
   framing() {
     const framing = super.framing();
     const insets = framing.insets;
-    // Above the bar, which floats over the bottom of the canvas.
-    framing.insets = () => {
-      const own = insets();
-      return { ...own, bottom: Math.max(own.bottom ?? 0, this.bar.getBoundingClientRect().height + 12) };
-    };
+    framing.margin = 0.03;
+    // The hint lies over the ground at the left, beside the chain's root: only the bar takes height.
+    // The box as drawn is about as wide as tall in the plane, narrower than tall in space.
+    framing.insets = () => besideTopOverlays({ ...insets(),
+      bottom: window.innerHeight - this.bar.getBoundingClientRect().top + 6 }, this.planar ? 1.05 : 0.8);
     return framing;
   }
 
@@ -77,9 +85,11 @@ class StepsView extends SceneView {
     const fresh = steps.trace !== this.traceId;
     if (fresh) {
       this.traceId = steps.trace;
-      this.chart.setTrace(command("query", { name: "trace" }));
+      this.trace = command("query", { name: "trace" });
+      this.chart.setTrace(this.trace);
     }
     const { index, count, iteration, phase, joint, caption } = steps;
+    this.error = steps.error;
     const changed = fresh || this.shown?.index !== index;
     this.steps = { index, count, iteration, phase, joint, caption };
     this.playing = Boolean(state.params.animate);
@@ -94,6 +104,21 @@ class StepsView extends SceneView {
     this.count.textContent = `${index} / ${count - 1}`;
     this.chart.draw(index);
     this.context.emit("step", { ...this.steps });
+  }
+
+  /**
+   * The HUD's lines: the step shown and whether it plays, where the effector is at it, and how the whole
+   * solve ends (the status of a step before the last is no status of the solve: it is said as the step's).
+   */
+  hudLines() {
+    const { index, count, iteration } = this.steps;
+    const { status, iterations: total } = this.trace.solution;
+    const last = index === count - 1;
+    return [
+      `step ${index} of ${count - 1} · ${this.playing ? "playing" : "paused"}`,
+      `${last ? "result" : `iteration ${iteration}`}: effector ${length(this.error)} from the target`,
+      `the whole solve: ${statusWords(status)} after ${iterations(total)}`,
+    ];
   }
 
   /** One step back (-1) or forward (+1), within the trace. */

@@ -13,6 +13,7 @@ class TentaclesView extends SceneView {
   constructor(context) {
     super(context);
     const { layout, buf } = context;
+    this.shortHint = "Click a red ball at a tip, then drag it.";  // in an embed
     this.hint = "Click a red ball at a tentacle's tip, then drag its arrows. Drag empty space to orbit.";
     this.chainNoun = "tentacle";
     const material = new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.5, metalness: 0.05 });
