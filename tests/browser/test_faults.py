@@ -74,7 +74,7 @@ def test_solver_that_never_converges(demo, site_server):
     state = page.evaluate("ikDemo.state()")
     for chain in state["chains"]:
         line = next(l for l in hud.splitlines() if l.startswith(chain["name"] + " "))
-        assert "still reaching" in line and " 1 iteration · error " in line, (line, hud)
+        assert "still reaching" in line and "1 iteration · error " in line, (line, hud)
     assert state["error"] is None and page.is_hidden("#failure")
     assert page.evaluate("document.documentElement.dataset.state") == "ready"
     # Given iterations again, the tentacles catch their targets.

@@ -204,10 +204,13 @@ export class Hud {
       lines.push(`${chains.length} ${noun}s: ${statuses}; largest error ${length(worst)}`);
     }
     if (few || this.details) {
-      const width = Math.max(...chains.map((chain) => chain.name.length));
+      // Columns as wide as this scene's chains need: names, statuses in words, iterations.
+      const width = (f) => Math.max(...chains.map((chain) => f(chain).length));
+      const [names, words, counts] = [(c) => c.name, (c) => statusWords(c.status), (c) => iterations(c.iterations)]
+        .map((f) => [f, width(f)]);
       for (const chain of chains) {
-        lines.push(`${chain.name.padEnd(width)}  ${statusWords(chain.status).padEnd(14)} ` +
-          `${iterations(chain.iterations).padStart(13)} · error ${length(chain.error)}`);
+        lines.push(`${names[0](chain).padEnd(names[1])}  ${words[0](chain).padEnd(words[1])} · ` +
+          `${counts[0](chain).padStart(counts[1])} · error ${length(chain.error)}`);
       }
     }
     this.text.textContent = lines.join("\n");
