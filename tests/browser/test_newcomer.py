@@ -107,7 +107,8 @@ def test_the_steps_figure_is_drawn_thick_enough_to_read(demo, site_server, size)
     shot = Image.open(io.BytesIO(page.screenshot(animations="allow", caret="initial"))).convert("RGB")
     thickness = count_near(shot, COLORS["target"], within=30) / drawn
     print(f"the vector to the target: {drawn:.0f} px long, {thickness:.1f} px thick")
-    assert thickness >= (5.0 if size else 3.0), thickness
+    # (Before the framing and the marks grew: 5.1 px at 1280x800, 2.2 px in the embed.)
+    assert thickness >= (8.0 if size else 3.5), thickness
 
 
 @pytest.mark.context(**DESKTOP)
@@ -140,7 +141,8 @@ def test_every_hud_speaks_in_words_with_units_and_no_alarm(demo, site_server):
         if page.locator("#hud-more").is_visible():
             page.click("#hud-more")
         page.wait_for_timeout(400)
-        demo.wait_frames(2)
+        if scene != "steps":  # a paused steps scene draws nothing until something changes: its loop rests
+            demo.wait_frames(2)
         text = page.text_content("#hud-text") + "\n" + (page.text_content("#hud-measures") or "")
         seen[scene] = text
         assert not RAW.search(text), (scene, text)
