@@ -39,7 +39,7 @@ def test_a_link_opens_the_crowd_with_its_count(demo, site_server):
     # The HUD names the crowd's size and how many legs reached their footholds; Python's time is its own line.
     page.wait_for_timeout(300)
     hud = page.locator("#hud-text").text_content()
-    assert re.search(r"150 spiders, \d+ of 1200 legs reached", hud) and " ms a frame" in hud, hud
+    assert re.search(r"150 spiders: \d+/1200 legs reached", hud) and " ms a frame" in hud, hud
     assert "budget" not in hud.lower() and "over" not in hud.lower(), hud
     assert not demo.problems()
 

@@ -149,7 +149,7 @@ class CrowdView extends SceneView {
     const c = this.crowd.columns;
     const count = buf[c.header];
     const legs = count * this.crowd.legs_per_spider;
-    return [`${count} spiders, ${buf[c.header + 1]} of ${legs} legs reached`];
+    return [`${count} spiders: ${buf[c.header + 1]}/${legs} legs reached`];
   }
 
   describe() {
