@@ -1,4 +1,4 @@
-"""The page's scenes, pure Python and headless: arm, tentacles, spider, race, robot, crowd.
+"""The page's scenes, pure Python and headless: arm, tentacles, spider, race, robot, crowd, steps, playground.
 
 Start with :mod:`ikcore.rigs.scene`, which states the per-frame contract the
 page relies on. The pieces: :mod:`~ikcore.rigs.terrain` (a seeded heightfield),
@@ -6,14 +6,17 @@ page relies on. The pieces: :mod:`~ikcore.rigs.terrain` (a seeded heightfield),
 (feet stepping in groups; :mod:`~ikcore.rigs.phase_gait` a
 crowd's, on a clock per walker), :mod:`~ikcore.rigs.frames` (the chains' frames in the
 page's buffer: :func:`to_world`), :mod:`~ikcore.rigs.panda` (a Panda-like 7-joint
-arm: :func:`panda`), and one module per scene.
+arm: :func:`panda`), and one module per scene. The playground's race, headless:
+:func:`race_solvers` (the reader's solvers against ikcore's methods on :func:`standard_targets`),
+its templates in :mod:`~ikcore.rigs.templates`.
 """
 
 from .frames import to_world
 from .panda import panda
 from .paths import Hops, Lissajous, Spin, figure_eight
+from .solver_race import race_solvers, standard_targets
 from .scene import CHAIN_SCENES, SCENES, STATUS_CODES, Scene, make_scene
 from .terrain import Terrain
 
 __all__ = ["CHAIN_SCENES", "Hops", "Lissajous", "SCENES", "STATUS_CODES", "Scene", "Spin", "Terrain",
-           "figure_eight", "make_scene", "panda", "to_world"]
+           "figure_eight", "make_scene", "panda", "race_solvers", "standard_targets", "to_world"]

@@ -4,7 +4,8 @@ The contract
 ------------
 ::
 
-    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd, steps
+    scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd, steps,
+                                          # playground
     layout = scene.layout()               # once: counts, offsets, static descriptions (again when
                                           # its "revision" changes: the steps scene's chain)
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
@@ -101,8 +102,10 @@ MAX_DT = 0.1
 #: 1e150 from a chain's root, but only when the frame solves: a placed target is checked at once, so
 #: the refusal reaches whoever placed it (a drag, a link) instead of stopping the animation.
 MAX_COORDINATE = 1e12
-#: Status codes of the ``chains`` section; ``running`` is a race lane still iterating.
-STATUS_CODES = STATUSES + ("running",)
+#: Status codes of the ``chains`` section; ``running`` is a race lane still iterating; ``error``,
+#: ``invalid`` and ``timeout`` are the playground's, for the reader's own solver (see
+#: :mod:`ikcore.rigs.solver_run`).
+STATUS_CODES = STATUSES + ("running", "error", "invalid", "timeout")
 _CODE = {status: float(i) for i, status in enumerate(STATUS_CODES)}
 KINDS = {"bone": 0, "tip": 1, "body": 2, "link": 3}
 BONE, TIP, BODY, LINK = 0, 1, 2, 3
@@ -623,7 +626,7 @@ def _factory(module, cls):
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
           "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene"),
-          "steps": _factory("steps", "StepsScene")}
+          "steps": _factory("steps", "StepsScene"), "playground": _factory("playground", "PlaygroundScene")}
 #: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
 #: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
 CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")

@@ -9,7 +9,8 @@ from ikcore import IKError
 from ikcore.rigs import CHAIN_SCENES, make_scene
 from ikcore.rigs.scene import MAX_COORDINATE
 
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target",
+           "playground": "target"}
 
 
 @pytest.mark.parametrize("name", CHAIN_SCENES)
@@ -24,7 +25,7 @@ def test_far_target_keeps_a_finite_pose(name, far):
             scene.set_target(DRAGGED[name], point)
         return
     scene.set_target(DRAGGED[name], point)
-    if name == "race":
+    if name in ("race", "playground"):
         scene.set_params(rate=60)  # the replay of the lanes' solves (every pose of it checked) within 150 frames
     if name == "steps":
         scene.set_params(step=scene.state()["steps"]["count"] - 1)  # the trace's last step: the result
