@@ -8,7 +8,11 @@ through a ``Float64Array`` view of it (``buffer()`` hands the array over, the
 page takes the view with ``getBuffer``): nothing is copied and nothing crosses
 the bridge per frame but a number each way. Changes from the page arrive
 through ``command(name, args_json)`` as JSON text: numbers and names that the
-scene checks against fixed lists, never source code. Every command answers with
+scene checks against fixed lists. One command carries source code: ``run_code``,
+sent only by the playground's Run button (the reader's own click), hands the
+editor's text to the playground scene, which runs it under a time budget
+(:mod:`ikcore.rigs.sandbox`); code that arrives in a link is shown in the editor,
+never sent here until the reader presses Run. Every command answers with
 JSON text (``pose`` with the current pose in :mod:`ikcore.pose`'s format, what
 the page's "Download pose" saves; ``query`` with what the scene answers to a
 named question, such as the steps scene's trace; ``layout`` with the layout,
@@ -138,6 +142,11 @@ class Bridge:
             if steer is None:
                 raise ValueError(f"scene {self.scene.name!r} cannot be steered")
             steer(args.get("forward", 1.0), args.get("turn", 0.0))
+        elif name == "run_code":
+            run_code = getattr(self.scene, "run_code", None)
+            if run_code is None:
+                raise ValueError(f"scene {self.scene.name!r} runs no code")
+            run_code(args.get("source"))
         elif name == "release":
             self.scene.release(args.get("name"))
         elif name == "set":

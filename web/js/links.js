@@ -38,6 +38,8 @@ export class Links {
     return {
       scene: layout.scene, params, overlays: this.demo.limitsShown, targets,
       camera: [...stage.camera.position.toArray(), ...stage.controls.target.toArray()], ...this.keptKeys,
+      // The playground's code, when the reader changed it (code-link.js).
+      ...(this.demo.view?.linkKeys?.() ?? {}),
     };
   }
 
@@ -127,6 +129,11 @@ export class Links {
           ignored.push(`step (${plain(error)})`);
         }
       }
+    }
+    if (link.code !== undefined) {
+      // Shown in the playground's editor, not run (the view says so).
+      if (demo.view?.applyLinkCode) demo.view.applyLinkCode(link.code);
+      else ignored.push("code (only the playground scene takes code)");
     }
     if (link.camera) demo.camera.setView({ position: link.camera.slice(0, 3), target: link.camera.slice(3) });
     this.lastHash = null;

@@ -8,7 +8,10 @@
 // with a unit quaternion w, x, y, z where the target takes one); `cam` is the camera's position and the
 // point it orbits. `embed` (0 / 1) and `origin` (the origins allowed to drive an embedded page) belong to
 // the embed mode (embed.js reads and checks them): they are passed through unchanged. `quality` (auto, high,
-// low: see stage.js) is the renderer's, chosen when the page opens; it too is passed through.
+// low: see stage.js) is the renderer's, chosen when the page opens; it too is passed through. `code` is the
+// playground's code, deflated in base64url (code-link.js): read up to MAX_CODE characters, apart from the
+// hash's other keys (which MAX_HASH and MAX_VALUE hold as before), and never run by the page until its reader
+// presses Run.
 //
 // Parsing happens in two steps: parseHash() checks what needs no scene (keys, syntax, lengths, finite
 // numbers within COORD_LIMIT, the scene among the page's scenes), resolveLink() checks the rest against
@@ -29,6 +32,9 @@ export const MAX_ENTRIES = 64;
 export const COORD_LIMIT = 10000;
 /** The renderer's qualities a link may ask for (stage.js says what each draws). */
 export const QUALITIES = ["auto", "high", "low"];
+/** Longest `code` value read (characters of base64url). */
+export const MAX_CODE = 12000;
+const CODE = /^[A-Za-z0-9_-]+$/;
 
 // Marks what parseHash left out when it read nothing of a link (too long, another version): the notice says
 // the link was not applied, instead of listing it among parts left out.
@@ -78,6 +84,16 @@ export function parseHash(hash, context = {}) {
   let text = typeof hash === "string" ? hash : "";
   if (text.startsWith("#")) text = text.slice(1);
   if (!text) return { state, ignored };
+  // The playground's code first, on its own terms (see the top of the file); the rest as any link.
+  const codes = text.split("&").filter((part) => part.startsWith("code="));
+  if (codes.length) {
+    text = text.split("&").filter((part) => !part.startsWith("code=")).join("&");
+    const code = codes[0].slice(5);
+    if (codes.length > 1) ignored.push("code (given twice)");
+    else if (code.length > MAX_CODE) ignored.push(`code (longer than ${MAX_CODE} characters)`);
+    else if (!CODE.test(code)) ignored.push("code (not base64url text)");
+    else state.code = code;
+  }
   if (text.length > MAX_HASH) {
     ignored.push(`${WHOLE}it is ${text.length} characters long, more than the ${MAX_HASH} read`);
     return { state, ignored };
@@ -235,6 +251,7 @@ export function formatHash(state) {
   if (state.embed !== undefined) parts.push(`embed=${state.embed ? 1 : 0}`);
   if (state.origin !== undefined) parts.push(`origin=${encodeURIComponent(state.origin)}`);
   if (state.quality !== undefined) parts.push(`quality=${state.quality}`);
+  if (state.code) parts.push(`code=${state.code}`);
   return parts.join("&");
 }
 

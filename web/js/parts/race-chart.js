@@ -15,7 +15,7 @@ export const LANE_COLORS = ["#ff9f43", "#5fd38d", "#5b8def", "#c56cf0", "#ff6b6b
 export const LANE_DASHES = [[], [9, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 4]];
 const LABELS = {
   ccd: "CCD", fabrik: "FABRIK", jacobian_transpose: "J transpose", pseudo_inverse: "pseudo-inverse",
-  dls: "DLS", fabrik_dls: "FABRIK→DLS",
+  dls: "DLS", fabrik_dls: "FABRIK→DLS", yours: "your solver",
 };
 
 // Where the chart is narrow (a small frame, a phone).

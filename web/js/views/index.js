@@ -8,5 +8,6 @@ import "./race.js";
 import "./robot.js";
 import "./crowd.js";
 import "./steps.js";
+import "./playground.js";
 
 export { viewFor } from "./registry.js";

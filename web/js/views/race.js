@@ -27,7 +27,7 @@ const STYLE = {
   hubs: false,
 };
 
-class RaceView extends SceneView {
+export class RaceView extends SceneView {
   constructor(context) {
     super(context);
     const { layout, buf, stage } = context;

@@ -1,0 +1,231 @@
+"""The playground in headless Chromium: the reader types a solver, runs it and sees its curve and chain; its
+mistakes are shown with their line and never break the page; an endless loop is stopped within 2 s and the
+page answers; code in a link is shown, not run, until Run; an embed with a template works at 480x320."""
+
+import time
+
+import pytest
+
+PLAYGROUND = "#scene=playground"
+
+
+def open_playground(demo, site_server, fragment=PLAYGROUND):
+    demo.open(site_server + fragment)
+    demo.wait_ready()
+    return demo.page
+
+
+def view(page):
+    return page.evaluate("ikDemo.state().view.playground")
+
+
+def lanes(page):
+    return page.evaluate("ikDemo.state() && window.ikDemo && ikDemo.state().chains")
+
+
+def wait_result(demo, runs_before=None, timeout=30_000):
+    """The result line once the reader's lane has a result (not "Running…")."""
+    demo.wait_until("(() => { const r = ikDemo.state().view.playground.result;"
+                    " return r.status && r.status !== 'running'; })()", timeout, "the run's result")
+    return view(demo.page)["result"]
+
+
+def type_code(page, lines):
+    """Clear the editor and type ``lines`` key by key, as a reader types (the editor indents after a colon
+    and keeps the indentation: each line is typed without its leading spaces, Backspace dedents)."""
+    editor = page.locator("#playground textarea")
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    for k, line in enumerate(lines):
+        if line.startswith("<"):
+            page.keyboard.press("Backspace")
+            line = line[1:]
+        page.keyboard.type(line.lstrip(), delay=5)
+        if k < len(lines) - 1:
+            page.keyboard.press("Enter")
+
+
+def test_the_playground_opens_racing_the_ccd_template(demo, site_server):
+    page = open_playground(demo, site_server)
+    state = view(page)
+    assert state["template"] == "ccd" and state["code"].startswith("# Your solver: step(points, target, lengths)")
+    result = wait_result(demo)
+    assert result["status"] == "converged" and result["text"].startswith("Your solver converged in")
+    names = [c["name"] for c in page.evaluate("ikDemo.state().chains")]
+    assert names == ["yours", "ccd", "fabrik", "jacobian_transpose"]
+    # The editor's lines are numbered and coloured.
+    assert page.locator(".pg-gutter span").count() == state["code"].count("\n") + 1
+    assert page.locator(".pg-pre .pg-k").count() > 5 and page.locator(".pg-pre .pg-c").count() >= 5
+
+
+MINE = [
+    "import math",
+    "def step(points, target, lengths):",
+    "print('step', len(points))",
+    "pts = [list(p) for p in points]",
+    "pts[-1] = list(target)",
+    "for i in reversed(range(len(lengths))):",
+    "d = [pts[i][k] - pts[i + 1][k] for k in range(3)]",
+    "n = math.hypot(*d)",
+    "pts[i] = [pts[i + 1][k] + lengths[i] * d[k] / n for k in range(3)]",
+    "<pts[0] = list(points[0])",
+    "for i in range(len(lengths)):",
+    "d = [pts[i + 1][k] - pts[i][k] for k in range(3)]",
+    "n = math.hypot(*d)",
+    "pts[i + 1] = [pts[i][k] + lengths[i] * d[k] / n for k in range(3)]",
+    "<return pts",
+]
+
+
+def chain_tip(page, name):
+    chain = next(c for c in page.evaluate("ikDemo.state().chains") if c["name"] == name)
+    return chain
+
+
+def test_typed_solver_runs_and_its_curve_and_chain_show(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    type_code(page, MINE)
+    code = view(page)["code"]
+    assert "        pts[i] = [pts[i + 1][k]" in code and "\n    return pts" in code, code
+    page.keyboard.press("Control+Enter")
+    result = wait_result(demo)
+    assert result["status"] == "converged", result
+    # The chart holds the reader's curve (its lane, first, converged), and the reader's chain reaches the target.
+    demo.wait_until("ikDemo.state().chains[0].status === 'converged'", 30_000, "the replay to end")
+    lanes_ = page.evaluate("ikDemo.state().chains")
+    yours = lanes_[0]
+    assert yours["name"] == "yours" and yours["error"] <= 1.5e-3
+    tip, target = yours["effector"], yours["target"]
+    assert max(abs(a - b) for a, b in zip(tip, target)) < 2e-3
+    # What it printed is under the editor.
+    assert page.locator(".pg-output").inner_text().startswith("step 7")
+    # The chart draws the reader's colour (the first lane's, orange) in its plot.
+    assert chart_has_color(page, (0xff, 0x9f, 0x43))
+
+
+def chart_has_color(page, rgb, within=40):
+    import io
+
+    from PIL import Image
+
+    box = page.evaluate("(() => { const r = document.querySelector('#race canvas').getBoundingClientRect();"
+                        " return {x: r.left, y: r.top, width: r.width * 0.55, height: r.height}; })()")
+    image = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
+    r, g, b = rgb
+    return sum(n for n, (x, y, z) in image.getcolors(maxcolors=1 << 22)
+               if abs(x - r) <= within and abs(y - g) <= within and abs(z - b) <= within) > 30
+
+
+def run_code(page, code):
+    page.evaluate("(code) => { const t = document.querySelector('#playground textarea'); t.value = code;"
+                  " t.dispatchEvent(new Event('input')); }", code)
+    page.click("#playground .pg-run")
+
+
+def test_a_syntax_error_shows_its_line_marked(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    run_code(page, "import math\n\ndef step(points, target, lengths)\n    return points\n")
+    result = wait_result(demo)
+    assert result["status"] == "error" and result["text"].startswith("Line 3: SyntaxError"), result
+    assert view(page)["markedLine"] == 3
+    assert page.locator(".pg-gutter span.pg-bad").inner_text() == "3"
+    assert page.locator(".pg-mark").is_visible()
+    # Typing clears the mark; the page goes on.
+    page.locator("#playground textarea").click()
+    page.keyboard.type("x")
+    assert view(page)["markedLine"] is None
+    demo.wait_frames(3)
+
+
+def test_an_exception_shows_its_message_and_line(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    run_code(page, "def step(points, target, lengths):\n    total = 0\n    return points[len(points)]\n")
+    result = wait_result(demo)
+    assert result["status"] == "error"
+    assert result["text"] == "Line 3: IndexError: list index out of range", result
+    assert view(page)["markedLine"] == 3
+
+
+def test_an_endless_loop_is_stopped_within_two_seconds_and_the_page_answers(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    page.evaluate("(code) => { const t = document.querySelector('#playground textarea'); t.value = code;"
+                  " t.dispatchEvent(new Event('input')); }",
+                  "def step(points, target, lengths):\n    n = 0\n    while True:\n        n += 1\n")
+    t0 = time.monotonic()
+    page.click("#playground .pg-run")
+    result = wait_result(demo, timeout=10_000)
+    took = time.monotonic() - t0
+    assert result["status"] == "timeout" and "stopped after 1 s" in result["text"], result
+    # From the click's handler to the message, on the page's clock (the test's own clock adds Playwright's
+    # round trips and polling on a shared machine: printed, not held).
+    assert result["ms"] < 2000, f"stopped {result['ms']:.0f} ms after Run"
+    assert view(page)["markedLine"] in (3, 4)
+    # The page still answers: frames go on, the panel and the target respond.
+    frame = page.evaluate("ikDemo.state().frame")
+    demo.wait_frames(5, timeout=5_000)
+    assert page.evaluate("ikDemo.state().frame") > frame
+    page.evaluate("ikDemo.setTarget('target', [0.2, 0.9, 0.3])")
+    demo.wait_frames(6, timeout=5_000)
+    assert "until you press Run" in view(page)["result"]["text"]
+    print(f"endless loop stopped {result['ms']:.0f} ms after Run (page clock), {took:.2f} s (test clock)")
+
+
+def test_a_nan_solver_is_flagged(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    run_code(page, "def step(points, target, lengths):\n    return [(float('nan'), 0.0, 0.0)] * len(points)\n")
+    result = wait_result(demo)
+    assert result["status"] == "invalid"
+    assert result["text"] == "Flagged, at iteration 1: point 0 is (nan, 0.0, 0.0): NaN or infinite", result
+    # Nothing NaN reaches the scene: the reader's lane is drawn at rest.
+    chains = page.evaluate("ikDemo.state().chains")
+    assert all(v == v for c in chains for v in c["effector"])
+
+
+def test_code_in_a_link_is_shown_not_run_until_run(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    run_code(page, "def step(points, target, lengths):\n    print('ran')\n    return points\n")
+    wait_result(demo)
+    demo.wait_until("ikDemo.state().view.playground.packed", 5000, "the code packed into the link")
+    link = page.evaluate("ikDemo.link()")
+    assert "code=" in link and "print" not in link
+    # A new page from the link (the address bar holds it already: a fresh load, as a reader opening it gets):
+    # the code is in the editor, with the notice; it has not run.
+    demo.open("about:blank")
+    demo.open(link)
+    demo.wait_ready()
+    demo.wait_until("ikDemo.state().view.playground.fromLink", 10_000, "the link's code in the editor")
+    state = view(page)
+    assert "print('ran')" in state["code"]
+    assert page.locator(".pg-link").is_visible()
+    demo.wait_frames(10)
+    played = page.evaluate("ikDemo.state().view.playground")
+    assert played["result"]["status"] == "converged"  # the template's run, not the link's code
+    assert page.locator(".pg-output").is_hidden()
+    page.click("#playground .pg-run")
+    result = wait_result(demo)
+    assert result["status"] == "stalled" and page.locator(".pg-output").inner_text().startswith("ran")
+    assert page.locator(".pg-link").is_hidden()
+
+
+@pytest.mark.context(viewport={"width": 480, "height": 320})
+def test_an_embed_with_a_template_fits_480_by_320(demo, site_server):
+    page = open_playground(demo, site_server, "#scene=playground&embed=1&template=fabrik")
+    result = wait_result(demo)
+    state = view(page)
+    assert state["template"] == "fabrik" and "FABRIK" in state["code"]
+    assert result["status"] == "converged"
+    # Everything of the playground within the frame: the panel, Run, the chart.
+    for selector in ("#playground", "#playground .pg-run", "#race"):
+        box = page.locator(selector).bounding_box()
+        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 480 and box["y"] + box["height"] <= 320, (selector, box)
+    assert page.locator("#playground textarea").is_visible()
+    # Run from the embed too.
+    page.click("#playground .pg-run")
+    assert wait_result(demo)["status"] == "converged"
