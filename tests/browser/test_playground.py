@@ -229,3 +229,22 @@ def test_an_embed_with_a_template_fits_480_by_320(demo, site_server):
     # Run from the embed too.
     page.click("#playground .pg-run")
     assert wait_result(demo)["status"] == "converged"
+
+
+@pytest.mark.context(viewport={"width": 390, "height": 760}, has_touch=True, is_mobile=True)
+def test_on_a_phone_held_upright_the_editor_sits_below_the_scene_and_runs_by_tap(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    panel = page.locator("#playground").bounding_box()
+    chart = page.locator("#race").bounding_box()
+    # The editor takes the bottom of the page, the chart stands above it, nothing runs off the screen.
+    assert panel["y"] > 300 and panel["y"] + panel["height"] <= 760 and panel["x"] >= 0 and panel["x"] + panel["width"] <= 390
+    assert chart["y"] + chart["height"] <= panel["y"] + 1
+    # A phone's font: 16 px, so that focusing the editor does not zoom the page.
+    assert page.evaluate("getComputedStyle(document.querySelector('.pg-code')).fontSize") == "16px"
+    page.tap("#playground textarea")
+    page.evaluate("(code) => { const t = document.querySelector('#playground textarea'); t.value = code;"
+                  " t.dispatchEvent(new Event('input')); }", "def step(points, target, lengths):\n    return points[:3]\n")
+    page.tap("#playground .pg-run")
+    result = wait_result(demo)
+    assert result["status"] == "invalid" and "returned 3 points; the chain has 7" in result["text"]

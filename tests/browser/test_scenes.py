@@ -7,7 +7,7 @@ import pytest
 
 from ikcore.rigs import CHAIN_SCENES, SCENES, make_scene
 
-CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6, "robot": 1, "steps": 1}
+CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6, "robot": 1, "steps": 1, "playground": 4}
 
 
 def open_scene(demo, site_server, name):
@@ -26,6 +26,9 @@ def test_scene_renders_and_animates(demo, site_server, name):
     if name == "race":
         # Races decided and redrawn without pauses, so the lanes move between the two shots.
         page.evaluate("ikDemo.set({pause: 0, rate: 6000})")
+    if name == "playground":
+        # The lanes' runs replayed slowly (the Jacobian transpose's some ten iterations over seconds).
+        page.evaluate("ikDemo.set({rate: 2})")
     if name == "steps":
         # The solve played step by step, fast, so the chain moves between the two shots.
         page.evaluate("ikDemo.set({method: 'ccd', rate: 6, animate: true})")

@@ -3,6 +3,7 @@ the templates it starts from, and the scene the page shows."""
 
 import ast
 import math
+import signal
 import time
 
 import pytest
@@ -131,8 +132,18 @@ def test_a_source_without_step_says_what_to_define():
     ("x = 0\nwhile True:\n    x += 1\n", None),
 ])
 def test_an_endless_loop_is_stopped_within_two_seconds(code, line):
+    def hung(signum, frame):
+        raise AssertionError("the endless loop was not stopped within 10 s")
+
+    # A budget that never stops the loop fails the test instead of hanging it.
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(10)
     t0 = time.perf_counter()
-    run = run_one(code, budget=1.0)["mine"]
+    try:
+        run = run_one(code, budget=1.0)["mine"]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     took = time.perf_counter() - t0
     assert run.status == "timeout" and "stopped after 1 s" in run.message
     assert took < 2.0

@@ -216,12 +216,14 @@ export class PlaygroundView extends RaceView {
     const insets = framing.insets;
     // Beside the editor (or above it, and above the chart over it).
     framing.insets = () => {
-      const own = insets();
+      // Above the chart where it stands (an embed lifts it above its own buttons).
+      const chart = this.chart.panel.getBoundingClientRect();
+      const own = { ...insets() };
+      own.bottom = Math.max(own.bottom ?? 0, window.innerHeight - chart.top + 4);
       if (this.panel.classList.contains("pg-folded")) return own;
       const rect = this.panel.getBoundingClientRect();
       if (SIDE.matches) return { ...own, left: Math.max(own.left ?? 0, rect.right + 4) };
-      const chart = this.chart.panel.getBoundingClientRect();
-      return { ...own, bottom: Math.max(own.bottom ?? 0, window.innerHeight - Math.min(rect.top, chart.top) + 4) };
+      return { ...own, bottom: Math.max(own.bottom, window.innerHeight - Math.min(rect.top, chart.top) + 4) };
     };
     return framing;
   }
