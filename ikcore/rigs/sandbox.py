@@ -8,16 +8,19 @@ rights, as anything typed into its console would):
   it, so that a syntax error, an exception at the top level, or a missing
   ``step`` function is a :class:`ReaderError` with its kind, message and line.
 - :class:`Budget` runs the reader's functions with a wall-clock allowance. While
-  they run, a trace function (:func:`sys.settrace`) watches every line the
-  reader's own code executes (frames of :data:`FILENAME` only: ikcore's code and
-  the standard library run untraced) and, once the allowance is spent, raises
-  :class:`OutOfTime` in the reader's frame: an endless ``while`` loop ends there.
+  they run, every turn of a loop in the reader's own code (a jump back, seen
+  through :mod:`sys.monitoring` from Python 3.12; before, every line, through
+  :func:`sys.settrace`) counts, the clock is read every :data:`CHECK_EVERY`
+  of them, and once the allowance is spent :class:`OutOfTime` is raised in the
+  reader's frame: an endless ``while`` loop ends there. Only code compiled
+  under :data:`FILENAME` is watched: ikcore and the standard library run at
+  full speed.
 
 What the budget cannot stop: a single call into C that never returns
-(``sum(range(10**15))``) runs no line of Python to check the clock on; nor code
-that catches every exception (a bare ``except:``) around its own endless loop,
-since a trace function that raises is switched off by Python. Both are noted
-in the page's help.
+(``sum(range(10**15))``) runs no Python to read the clock in. Before Python 3.12
+(not in the page, which runs 3.14), neither can it stop a loop that catches every
+exception with a bare ``except:`` and goes on: Python switches off a trace
+function that raised.
 """
 
 import sys
@@ -28,11 +31,26 @@ import traceback
 FILENAME = "<your solver>"
 #: Trace events between two readings of the clock (a reading is a call out of Python in the page).
 CHECK_EVERY = 64
+#: The :mod:`sys.monitoring` tool id the budget takes (3 and 4 are free of the ids Python names).
+TOOL_ID = 4
 #: Whether the reader's frames are traced instruction by instruction, not line by line. From Python
 #: 3.12 every jump back makes a line event, so that a loop on one line (``while True: pass``) is
 #: seen; before, it makes none, and only tracing every instruction (about three times the cost of
 #: tracing lines) sees it.
 OPCODES = sys.version_info < (3, 12)
+
+
+def _monitoring_tool():
+    """The :mod:`sys.monitoring` tool id to watch the reader's loops with (taken at the first call),
+    or ``None`` where there is none (before Python 3.12, or the id is another tool's)."""
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is None:
+        return None
+    owner = monitoring.get_tool(TOOL_ID)
+    if owner is None:
+        monitoring.use_tool_id(TOOL_ID, "ikcore budget")
+        owner = "ikcore budget"
+    return TOOL_ID if owner == "ikcore budget" else None
 
 
 class OutOfTime(BaseException):
@@ -84,24 +102,53 @@ class Budget:
         self.seconds = seconds
         self.deadline = time.perf_counter() + seconds
         self.line = None  # the reader's line running when the budget ran out
+        self.count = 0
 
     def spent(self):
         return time.perf_counter() > self.deadline
 
     def call(self, function, *args):
-        """``function(*args)``, traced: raises :class:`OutOfTime` in the reader's frames once the
+        """``function(*args)``, watched: raises :class:`OutOfTime` in the reader's frames once the
         budget is spent (and here, if it was spent before the call)."""
         if self.spent():
             raise OutOfTime()
-        count = 0
-        deadline = self.deadline
+        watch = self._jumps if _monitoring_tool() is not None else self._lines
+        return watch(function, args)
+
+    def _checked(self, frame):
+        # One event of the reader's code: the clock read every CHECK_EVERY events.
+        self.count += 1
+        if self.count % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            self.line = frame.f_lineno
+            raise OutOfTime()
+
+    def _jumps(self, function, args):
+        """Python 3.12 and later: every jump back in the reader's code (a loop's next turn) through
+        :mod:`sys.monitoring`; ikcore's and the library's jumps switch themselves off at the first."""
+        monitoring, tool = sys.monitoring, _monitoring_tool()
+        self.count = 0
+
+        def jumped(code, offset, destination):
+            if code.co_filename != FILENAME or destination > offset:
+                return monitoring.DISABLE
+            self._checked(sys._getframe(1))
+            return None
+
+        monitoring.register_callback(tool, monitoring.events.JUMP, jumped)
+        monitoring.set_events(tool, monitoring.events.JUMP)
+        try:
+            return function(*args)
+        finally:
+            monitoring.set_events(tool, 0)
+            monitoring.register_callback(tool, monitoring.events.JUMP, None)
+
+    def _lines(self, function, args):
+        """Before Python 3.12: every line (or instruction, see :data:`OPCODES`) of the reader's
+        frames through :func:`sys.settrace`."""
+        self.count = 0
 
         def local(frame, event, arg):
-            nonlocal count
-            count += 1
-            if count % CHECK_EVERY == 0 and time.perf_counter() > deadline:
-                self.line = frame.f_lineno
-                raise OutOfTime()
+            self._checked(frame)
             return local
 
         def outer(frame, event, arg):

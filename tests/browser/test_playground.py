@@ -103,6 +103,12 @@ def test_typed_solver_runs_and_its_curve_and_chain_show(demo, site_server):
     assert page.locator(".pg-output").inner_text().startswith("step 7")
     # The chart draws the reader's colour (the first lane's, orange) in its plot.
     assert chart_has_color(page, (0xff, 0x9f, 0x43))
+    # The target dragged elsewhere: every lane races again, the reader's too, and reaches it.
+    page.evaluate("ikDemo.setTarget('target', [-0.3, 0.8, 0.4])")
+    demo.wait_until("(() => { const c = ikDemo.state().chains; return c.every((l) => l.status === 'converged')"
+                    " && Math.abs(c[0].target[0] + 0.3) < 1e-9; })()", 30_000, "the race to the new target")
+    yours = page.evaluate("ikDemo.state().chains")[0]
+    assert max(abs(a - b) for a, b in zip(yours["effector"], yours["target"])) < 2e-3
 
 
 def chart_has_color(page, rgb, within=40):
