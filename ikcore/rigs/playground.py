@@ -93,12 +93,15 @@ class PlaygroundScene(Scene):
         self.start_race()
 
     def run_code(self, text):
-        """Run the reader's code ``text`` (what the page's Run sends): a new race."""
+        """Run the reader's code ``text`` (what the page's Run sends): a new race, the reader's lane
+        decided at once (so that the page tells the reader what their code did as soon as it is known;
+        ikcore's lanes follow, one a frame)."""
         if not isinstance(text, str):
             raise ReaderError("syntax", f"the code must be text, got {type(text).__name__}")
         if len(text) > MAX_SOURCE:
             raise ReaderError("syntax", f"the code is {len(text)} characters long; at most {MAX_SOURCE} run")
         self.load(text)
+        self.runs[0] = self._race(0)
 
     def params_changed(self, old):
         if old["template"] != self.params["template"]:
