@@ -143,7 +143,9 @@ def test_a_syntax_error_shows_its_line_marked(demo, site_server):
     page.locator("#playground textarea").click()
     page.keyboard.type("x")
     assert view(page)["markedLine"] is None
-    demo.wait_frames(3)
+    # ... and the lanes finishing their race after it do not mark it again.
+    demo.wait_frames(10)
+    assert view(page)["markedLine"] is None and page.locator(".pg-mark").is_hidden()
 
 
 def test_an_exception_shows_its_message_and_line(demo, site_server):

@@ -110,6 +110,7 @@ export class PlaygroundView extends RaceView {
       return;
     }
     this.fromLink = false;
+    this.editedSinceRun = false;
     this.panel.querySelector(".pg-link").hidden = true;
     this.editor.markLine(null);
     this.runAt = performance.now();
@@ -147,6 +148,7 @@ export class PlaygroundView extends RaceView {
 
   /** The editor's text changed (typing): the link follows, compressed (not at every key). */
   edited() {
+    this.editedSinceRun = true;
     clearTimeout(this.packTimer);
     const text = this.editor.value;
     this.packTimer = setTimeout(async () => {
@@ -204,8 +206,9 @@ export class PlaygroundView extends RaceView {
     const lanes = state.race.lanes;
     if (!play || !lanes[0].errors.length) return;
     this.setResult(lanes[0].status, describeRun(lanes));
+    // The line marked is a line of the code that ran: not again once the reader has changed the code.
     const bad = ["error", "invalid", "timeout"].includes(lanes[0].status);
-    this.editor.markLine(bad ? lanes[0].line : null);
+    if (!this.editedSinceRun) this.editor.markLine(bad ? lanes[0].line : null);
     const output = this.panel.querySelector(".pg-output");
     output.textContent = play.output;
     output.hidden = !play.output;
