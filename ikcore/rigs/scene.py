@@ -546,7 +546,7 @@ class Scene:
         return writer.size
 
     def report(self, limb):
-        """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None``s before one)."""
+        """``(status, error, iterations)`` shown for ``limb``: its last solve's (``None`` values before one)."""
         return limb.result
 
     def measures(self, limb):

@@ -1,0 +1,181 @@
+"""The benchmark page's plots, drawn at build time from the figures of ``docs/benchmarks.md``.
+
+``docs/benchmarks.md`` is what ``python -m tests.bench.run --out docs/benchmarks.md`` writes: its
+tables are the benchmark run's own output. When Sphinx reads that page, this extension parses the
+tables it plots, draws them with matplotlib into SVG files under ``dist/docs-build/plots/`` and
+puts the figures at the top of the page, each captioned with the run's date and machine. A table
+that is missing or reshaped fails the build, naming it.
+"""
+
+import re
+from pathlib import Path
+
+from sphinx.errors import ExtensionError
+
+ROOT = Path(__file__).resolve().parents[2]
+PLOTS = ROOT / "dist" / "docs-build" / "plots"
+METHODS = ["ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls"]
+
+
+def number(text):
+    """A figure of a table cell: ``1,293x`` -> 1293.0, ``2.5 / 12`` -> 2.5."""
+    match = re.search(r"-?[\d,]*\.?\d+", text)
+    if not match:
+        raise ValueError(f"no number in {text!r}")
+    return float(match.group().replace(",", ""))
+
+
+def table(markdown, heading):
+    """The first table under the section whose heading starts with ``heading``: a list of row dicts."""
+    sections = re.split(r"^##+ ", markdown, flags=re.M)
+    section = next((s for s in sections if s.startswith(heading)), None)
+    if section is None:
+        raise ExtensionError(f"docs/benchmarks.md has no section '{heading}...' to plot")
+    lines = [line for line in section.splitlines() if line.startswith("|")]
+    if len(lines) < 3:
+        raise ExtensionError(f"docs/benchmarks.md: section '{heading}...' has no table")
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+    head = cells[0]
+    return [dict(zip(head, row)) for row in cells[2:]]
+
+
+def header(markdown, key):
+    match = re.search(rf"^- {key}: (.+)$", markdown, re.M)
+    if not match:
+        raise ExtensionError(f"docs/benchmarks.md has no '- {key}:' line")
+    return match.group(1).strip()
+
+
+def column(rows, name):
+    if rows and name not in rows[0]:
+        raise ExtensionError(f"docs/benchmarks.md: no column {name!r} (columns: {list(rows[0])})")
+    return name
+
+
+def _figure():
+    import matplotlib
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({"svg.hashsalt": "ikcore", "font.size": 9, "axes.spines.top": False,
+                         "axes.spines.right": False, "figure.dpi": 100})
+    return plt
+
+
+def _save(plt, fig, name):
+    PLOTS.mkdir(parents=True, exist_ok=True)
+    path = PLOTS / f"{name}.svg"
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return path
+
+
+def iterations_plot(plt, rows):
+    it = column(rows, "iterations median / max")
+    sizes = [3, 10, 30, 100]
+    fig, ax = plt.subplots(figsize=(7.0, 3.2))
+    width = 0.8 / len(sizes)
+    for k, n in enumerate(sizes):
+        values = [number(next(r[it] for r in rows if r["method"] == m and r["N"] == str(n))) for m in METHODS]
+        ax.bar([i + (k - 1.5) * width for i in range(len(METHODS))], values, width, label=f"N = {n}")
+    ax.set_xticks(range(len(METHODS)), METHODS, rotation=15)
+    ax.set_ylabel("iterations (median)")
+    ax.set_title("Iterations to converge, cold from the straight pose")
+    ax.legend(frameon=False, ncols=4)
+    return fig
+
+
+def time_plot(plt, rows):
+    us = column(rows, "median µs / solve")
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    names = ["floor (plain lists, reference)"] + METHODS + ["ikpy"]
+    for name in names:
+        points = sorted((int(r["N"]), number(r[us])) for r in rows if r["method"] == name and r["N"] != "2")
+        if not points:
+            raise ExtensionError(f"docs/benchmarks.md: no cold-solve rows for {name}")
+        style = {"linestyle": "--", "color": "black"} if name.startswith("floor") else \
+            {"linestyle": ":", "color": "grey"} if name == "ikpy" else {}
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
+                label="floor (plain-lists FABRIK)" if name.startswith("floor") else name, **style)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks([3, 10, 30, 100], ["3", "10", "30", "100"])
+    ax.set_xlabel("bones in the chain (N)")
+    ax.set_ylabel("µs per solve (median)")
+    ax.set_title("Time of a cold solve against chain length (CPython)")
+    ax.legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return fig
+
+
+def pyodide_plot(plt, rows):
+    ratio = column(rows, "Pyodide vs CPython")
+    sizes = [3, 10, 30, 100]
+    fig, ax = plt.subplots(figsize=(7.0, 3.2))
+    width = 0.8 / len(sizes)
+    for k, n in enumerate(sizes):
+        values = [number(next(r[ratio] for r in rows if r["method"] == m and r["N"] == str(n))) for m in METHODS]
+        ax.bar([i + (k - 1.5) * width for i in range(len(METHODS))], values, width, label=f"N = {n}")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(METHODS)), METHODS, rotation=15)
+    ax.set_ylabel("Pyodide time / CPython time")
+    ax.set_title("The same solves in Pyodide (Node) against CPython")
+    ax.legend(frameon=False, ncols=4)
+    return fig
+
+
+def crowd_plot(plt, rows):
+    median, p95 = column(rows, "median ms"), column(rows, "p95 ms")
+    spiders = [int(number(r["spiders"])) for r in rows]
+    fig, ax = plt.subplots(figsize=(7.0, 3.2))
+    ax.plot(spiders, [number(r[median]) for r in rows], marker="o", markersize=3, label="median")
+    ax.plot(spiders, [number(r[p95]) for r in rows], marker="o", markersize=3, linestyle="--", label="p95")
+    ax.axhline(4.0, color="black", linewidth=0.8, linestyle=":", label="4 ms budget")
+    ax.set_xscale("log")
+    ax.set_xlabel("spiders (8 legs each)")
+    ax.set_ylabel("Python ms per frame")
+    ax.set_title("The spider crowd's cost against its size (headless Chromium)")
+    ax.legend(frameon=False)
+    return fig
+
+
+PLOTS_OF = [
+    ("iterations", "Cold solves", iterations_plot, "Iterations per method"),
+    ("time-vs-length", "Cold solves", time_plot, "Time against chain length"),
+    ("pyodide-vs-cpython", "Pyodide in Node against CPython", pyodide_plot, "CPython against Pyodide"),
+    ("crowd", "Headless Chromium: the spider crowd", crowd_plot, "The crowd's cost against its size"),
+]
+
+
+def draw(markdown):
+    """Draw every plot; returns [(path, title)]."""
+    plt = _figure()
+    drawn = []
+    for name, section, plot, title in PLOTS_OF:
+        try:
+            fig = plot(plt, table(markdown, section))
+        except (StopIteration, ValueError, KeyError) as error:
+            raise ExtensionError(f"docs/benchmarks.md, section '{section}': cannot plot {title}: {error!r}")
+        drawn.append((_save(plt, fig, name), title))
+    return drawn
+
+
+def add_plots(app, docname, source):
+    if docname != "benchmarks":
+        return
+    text = source[0]
+    when, machine = header(text, "Date"), header(text, "Machine")
+    figures = []
+    for path, title in draw(text):
+        relative = Path(*([".."] * len(Path(app.srcdir).relative_to(ROOT).parts))) / path.relative_to(ROOT)
+        figures.append(f"```{{figure}} /{relative.as_posix()}\n:alt: {title}\n:width: 100%\n\n"
+                       f"{title}: measured {when} on {machine}.\n```\n")
+    plots = ("## Plots\n\nDrawn when this site was built, from the tables below (the benchmark run's own "
+             "output); the run's date and machine are under each.\n\n" + "\n".join(figures) + "\n")
+    # After the introduction: before the first section of the measured tables.
+    first = re.search(r"^## ", text, re.M)
+    source[0] = text[:first.start()] + plots + text[first.start():] if first else text + plots
+
+
+def setup(app):
+    app.connect("source-read", add_plots)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
