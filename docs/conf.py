@@ -60,3 +60,4 @@ suppress_warnings = []
 templates_path = ["_templates"]
 html_sidebars = {"**": ["sidebar/brand.html", "sidebar/demo-link.html", "sidebar/search.html",
                         "sidebar/scroll-start.html", "sidebar/navigation.html", "sidebar/scroll-end.html"]}
+html_favicon = "../web/favicon.svg"
