@@ -80,8 +80,8 @@ def iterations_plot(plt, rows):
         ax.bar([i + (k - 1.5) * width for i in range(len(METHODS))], values, width, label=f"N = {n}")
     ax.set_xticks(range(len(METHODS)), METHODS, rotation=15)
     ax.set_ylabel("iterations (median)")
-    ax.set_title("Iterations to converge, cold from the straight pose")
-    ax.legend(frameon=False, ncols=4)
+    ax.set_title("Iterations to converge, cold from the straight pose", pad=22)
+    ax.legend(frameon=False, ncols=4, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     return fig
 
 
@@ -118,8 +118,8 @@ def pyodide_plot(plt, rows):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(METHODS)), METHODS, rotation=15)
     ax.set_ylabel("Pyodide time / CPython time")
-    ax.set_title("The same solves in Pyodide (Node) against CPython")
-    ax.legend(frameon=False, ncols=4)
+    ax.set_title("The same solves in Pyodide (Node) against CPython", pad=22)
+    ax.legend(frameon=False, ncols=4, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     return fig
 
 

@@ -87,8 +87,10 @@ def check_embeds(demo, url):
 def test_every_docs_page(demo, site_server):
     start = urljoin(site_server, "docs/index.html")
     docs_root = urljoin(site_server, "docs/")
-    pending, seen, anchors, pages = [start], set(), [], {}
+    pending, seen, anchors, pages, files = [start], set(), [], {}, {}
     embeds = maths_pages = 0
+    failed = []
+    demo.page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     while pending:
         url = pending.pop()
         if url in seen:
@@ -101,6 +103,7 @@ def test_every_docs_page(demo, site_server):
         assert maths["errors"] == 0 and maths["raw"] == 0 and maths["font"], (url, maths)
         maths_pages += maths["formulas"] > 0
         embeds += check_embeds(demo, url)
+        assert not failed, (url, failed)
         for link in demo.page.evaluate(LINKS):
             if urlsplit(link).hostname != "127.0.0.1":
                 continue
@@ -108,6 +111,11 @@ def test_every_docs_page(demo, site_server):
             if base.startswith(docs_root):
                 if base.endswith("/"):
                     base += "index.html"
+                if not base.endswith(".html"):   # a figure's image, opened by its link: it exists
+                    if base not in files:
+                        files[base] = demo.page.request.get(base).status
+                    assert files[base] == 200, f"{url} links to {base}: HTTP {files[base]}"
+                    continue
                 pending.append(base)
                 if fragment:
                     anchors.append((url, base, fragment))
