@@ -15,7 +15,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 FENCE = re.compile(r"^(`{3,})([\w-]*)[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M)
-PAGES = [DOCS / "index.md", DOCS / "getting-started.md", *sorted((DOCS / "guide").glob("*.md")),
+PAGES = [DOCS / "index.md", DOCS / "getting-started.md", DOCS / "api" / "index.md", *sorted((DOCS / "guide").glob("*.md")),
          *sorted((DOCS / "algorithms").glob("*.md"))]
 #: An exception's type as the page writes it (``ikcore.IKError``) or as Python names it
 #: (``ikcore.errors.IKError``): the last name is compared, the message in full.
