@@ -1,6 +1,6 @@
 """Frames per second of each scene at each quality, in headless Chromium's software WebGL (SwiftShader).
 
-Not a test: a measurement, run by hand (the README's "Rendering quality" table comes from it)::
+Not a test: a measurement, run by hand (docs/page/quality.md says what it measures)::
 
     .venv/bin/python tests/browser/fps.py                         # dist/site, every scene, both qualities
     .venv/bin/python tests/browser/fps.py --site dist/site --site /tmp/old-site --rounds 3

@@ -1,7 +1,7 @@
 """Faults injected into the running page: each gives a clear message or the page carries on correctly, and
 it recovers where recovery makes sense.
 
-Covered elsewhere and listed in the README: a wheel that answers 404 or fails its integrity check, and
+Covered elsewhere and listed in docs/develop/reliability.md: a wheel that answers 404 or fails its integrity check, and
 runtime files that answer 404 (``test_page.py``); a Python exception raised by a frame showing the
 failure panel (``test_page.py``, ``test_scenes.py``).
 """

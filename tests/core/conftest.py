@@ -1,7 +1,7 @@
 """Hypothesis profiles for the core suite.
 
 ``default``: quick, for development. ``ci``: derandomized and larger, what
-``./build/test`` runs. ``soak``: long runs by hand (see README, Reliability).
+``./build/test`` runs. ``soak``: long runs by hand (see docs/develop/reliability.md).
 Choose with ``HYPOTHESIS_PROFILE=ci``.
 
 ``FUZZ_EXAMPLES`` is the number of examples per method of the fuzz test

@@ -1,4 +1,4 @@
-// window.ikDemo: the page's automation API (README, "Automation hook"), used by scripts, the tests and
+// window.ikDemo: the page's automation API (docs/page/automation.md), used by scripts, the tests and
 // the benchmarks, by the panel (gui.js goes through nothing else), by the links (so that their changes take
 // the same checks), and by an embedding page's messages (embed.js wraps its setters to report changes).
 // Arguments are checked here; the work is the demo's (app.js) and Python's, which checks names and ranges
@@ -249,7 +249,7 @@ export function createApi(demo) {
         three: { geometries: info.memory.geometries, textures: info.memory.textures, programs: info.programs.length } };
     },
     /**
-     * Draw with `quality` ("auto", "high" or "low"; see the README): the renderer is made when the page
+     * Draw with `quality` ("auto", "high" or "low"; see docs/page/quality.md): the renderer is made when the page
      * opens, so the page reloads on this view's link with that quality (nothing happens when it is the one
      * asked already).
      */
@@ -260,7 +260,7 @@ export function createApi(demo) {
       if (quality !== demo.stage.asked) demo.links.reopen(quality);
       return demo.state();
     },
-    /** A link to this view: the page's address with its state in the hash (see the README's "Share"). */
+    /** A link to this view: the page's address with its state in the hash (see docs/page/links.md). */
     link() {
       return demo.links.url();
     },
