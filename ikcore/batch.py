@@ -302,7 +302,7 @@ def _gathered(chain, rows, settings):
 
 def _array(poses, shape):
     """``poses`` (K lists of tuples of floats) as one array of ``shape``, read as one flat run of
-    floats (docs/performance.md says why)."""
+    floats (docs/develop/performance.md says why)."""
     k, count, size = shape
     return np.fromiter(concatenated.from_iterable(concatenated.from_iterable(poses)), float,
                        k * count * size).reshape(shape)

@@ -5,7 +5,7 @@ in place, whose arguments the interpreter builds itself: in ``pack(buf, 0,
 *p0_0, *p0_1, 0.06, 0.0, ...)`` each ``*p`` is a tuple of a record and each
 constant a radius or a kind. The records' order is fixed for a scene's layout,
 so a :class:`Writer` writes that call out once as the text of a small function
-and compiles it (why this form: docs/performance.md).
+and compiles it (why this form: docs/develop/performance.md).
 
 Chain ``k``'s records are written in its own frame (:mod:`ikcore.rigs.frames`),
 from ``B[k].local_frames()`` (its bound chain's): ``(rk, pk)``, the bones'
@@ -35,7 +35,7 @@ import struct
 from .. import rotation as rot
 
 #: Up to this many chain points and bone rotations, write() unpacks them into locals; larger layouts
-#: read them from their lists (docs/performance.md says why).
+#: read them from their lists (docs/develop/performance.md says why).
 MAX_LOCALS = 256
 #: Floats of a chain's frame record: ``[x, y, z, qw, qx, qy, qz]``.
 FRAME_STRIDE = 7

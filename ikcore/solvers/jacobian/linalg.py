@@ -10,7 +10,7 @@ of joints. The Jacobian builds it joint by joint
                                  y_p = P^-1 (b_p - Q y_o)
 
 with the inverses of the two symmetric 3 x 3 matrices ``P`` and ``S`` written
-out from their Cholesky factors (an unrolled small solve: docs/performance.md
+out from their Cholesky factors (an unrolled small solve: docs/develop/performance.md
 says what it saves). The pivots met on the way are those of a Cholesky
 factorisation of the whole, and the same test refuses a system that is not
 safely positive definite.

@@ -16,7 +16,7 @@ and a step of damped least squares (Wampler; Nakamura and Hanafusa) is::
 
 :class:`~.joints.JointJacobian` and :func:`~.linalg.solve_spd_unrolled` compute
 the same products without forming ``J`` (per joint in closed form, the solve
-unrolled): docs/performance.md says what that saves. Tests hold them to this
+unrolled): docs/develop/performance.md says what that saves. Tests hold them to this
 form; the solvers run them.
 """
 
