@@ -70,15 +70,20 @@ def _save(plt, fig, name):
     return path
 
 
-def iterations_plot(plt, rows, markdown):
-    it = column(rows, "iterations median / max")
+def method_bars(plt, rows, col):
+    """A figure of bars, a group per method and a bar per chain length, of column ``col``."""
     sizes = [3, 10, 30, 100]
     fig, ax = plt.subplots(figsize=(7.0, 3.2))
     width = 0.8 / len(sizes)
     for k, n in enumerate(sizes):
-        values = [number(next(r[it] for r in rows if r["method"] == m and r["N"] == str(n))) for m in METHODS]
+        values = [number(next(r[col] for r in rows if r["method"] == m and r["N"] == str(n))) for m in METHODS]
         ax.bar([i + (k - 1.5) * width for i in range(len(METHODS))], values, width, label=f"N = {n}")
     ax.set_xticks(range(len(METHODS)), METHODS, rotation=15)
+    return fig, ax
+
+
+def iterations_plot(plt, rows, markdown):
+    fig, ax = method_bars(plt, rows, column(rows, "iterations median / max"))
     ax.set_ylabel("iterations (median)")
     ax.set_title("Iterations to converge, cold from the straight pose", pad=22)
     ax.legend(frameon=False, ncols=4, loc="lower center", bbox_to_anchor=(0.5, 1.0))
@@ -108,15 +113,8 @@ def time_plot(plt, rows, markdown):
 
 
 def pyodide_plot(plt, rows, markdown):
-    ratio = column(rows, "Pyodide vs CPython")
-    sizes = [3, 10, 30, 100]
-    fig, ax = plt.subplots(figsize=(7.0, 3.2))
-    width = 0.8 / len(sizes)
-    for k, n in enumerate(sizes):
-        values = [number(next(r[ratio] for r in rows if r["method"] == m and r["N"] == str(n))) for m in METHODS]
-        ax.bar([i + (k - 1.5) * width for i in range(len(METHODS))], values, width, label=f"N = {n}")
+    fig, ax = method_bars(plt, rows, column(rows, "Pyodide vs CPython"))
     ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_xticks(range(len(METHODS)), METHODS, rotation=15)
     ax.set_ylabel("Pyodide time / CPython time")
     ax.set_title("The same solves in Pyodide (Node) against CPython", pad=22)
     ax.legend(frameon=False, ncols=4, loc="lower center", bbox_to_anchor=(0.5, 1.0))
