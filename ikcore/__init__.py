@@ -17,6 +17,14 @@ Secondary objectives for the Jacobian methods, ``secondary=[...]``: :class:`Towa
 :class:`AwayFromLimits`, :class:`AvoidSphere` (:mod:`ikcore.objectives`).
 Scenes the page animates: :mod:`ikcore.rigs`. Rotation convention: :mod:`ikcore.rotation`.
 Forward kinematics: :mod:`ikcore.kinematics`. The solvers, one family a package: :mod:`ikcore.solvers`.
+
+The methods :func:`solve` takes, and the statuses a solve ends with:
+
+>>> import ikcore
+>>> ikcore.METHODS
+('ccd', 'fabrik', 'jacobian_transpose', 'pseudo_inverse', 'dls', 'two_bone', 'fabrik_dls')
+>>> ikcore.STATUSES
+('converged', 'unreachable', 'max_iterations', 'stalled')
 """
 
 from . import kinematics, rotation

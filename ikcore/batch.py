@@ -72,6 +72,15 @@ class BatchSolution:
     error : ndarray (K,) or list of float
     tolerance : float
     method : str
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> targets = [(1.0, 1.0, 0.0), (0.0, 1.5, 0.5), (0.0, 3.0, 0.0)]
+    >>> batch = ikcore.solve_batch(chain, targets, method="two_bone")
+    >>> batch.counts(), batch.method
+    ({'converged': 2, 'unreachable': 1}, 'two_bone')
     """
 
     __slots__ = ("positions", "rotations", "status", "iterations", "error", "tolerance", "method")
@@ -135,6 +144,14 @@ def solve_batch(chain: Chain, targets: Sequence[Vector3], method: str = "fabrik"
     ------
     IKError
         For every invalid input, naming it (``targets[k]``, ``starts[k]``, ``poles[k]``, ...).
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> batch = ikcore.solve_batch(chain, [(1.0, 1.0, 0.0), (0.0, 3.0, 0.0)], method="fabrik")
+    >>> list(batch.status)
+    ['converged', 'unreachable']
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations, **options)
     targets, goals = _checked_targets(chain, targets)

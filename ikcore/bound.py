@@ -43,6 +43,17 @@ class BoundChain:
         without them otherwise.
     solution : Solution or None
         The last solve's result, positions in world coordinates.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> skeleton = ikcore.Skeleton()
+    >>> body = skeleton.add_node("body", translation=(0, 1, 0))
+    >>> leg = skeleton.add_chain("leg", "body", [(0.3, 0, 0), (0.8, 0.3, 0), (1.2, -1, 0)])
+    >>> leg, [node.name for node in leg.nodes]
+    (BoundChain('leg', parent='body', bones=2), ['leg.0', 'leg.1', 'leg.2'])
+    >>> leg.solve((1.2, 0.2, 0.3), method="fabrik").status
+    'converged'
     """
 
     def __init__(self, skeleton, name, parent, nodes, chain):
@@ -227,6 +238,16 @@ class BoundTracker:
 
     Targets (and the pole) are world points, or points in the chain's own frame with
     ``local``. The Solution's positions are world points either way.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> skeleton = ikcore.Skeleton()
+    >>> body = skeleton.add_node("body", translation=(0, 1, 0))
+    >>> leg = skeleton.add_chain("leg", "body", [(0.3, 0, 0), (0.8, 0.3, 0), (1.2, -1, 0)])
+    >>> track = leg.tracker("fabrik")
+    >>> [track((1.2, 0.2 + 0.01 * k, 0.3)).status for k in range(3)]
+    ['converged', 'converged', 'converged']
     """
 
     __slots__ = ("bound", "local", "pole", "_trackers")

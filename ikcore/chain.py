@@ -64,6 +64,13 @@ class Chain:
 
     See :mod:`ikcore.rotation` for the rotation convention and
     :mod:`ikcore.kinematics` for forward kinematics.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> chain.size, chain.reach, chain.lengths
+    (2, 2.0, (1.0, 1.0))
     """
 
     __slots__ = ("points", "offsets", "directions", "lengths", "reach", "min_reach", "joints", "size", "limited",

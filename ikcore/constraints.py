@@ -92,6 +92,13 @@ class Constraint(ABC):
 
     Subclasses implement :meth:`clamp`, the nearest allowed rotation, and
     :meth:`violation`, how far (radians) a rotation lies outside the limits.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> joints = [ikcore.Hinge((1, 0, 0), 0, 140), ikcore.BallSocket(cone_deg=45)]
+    >>> [isinstance(joint, ikcore.Constraint) for joint in joints]
+    [True, True]
     """
 
     @abstractmethod
@@ -124,6 +131,16 @@ class Hinge(Constraint):
     The signed angle of a rotation ``q = (w, v)`` about the axis ``a`` is
     ``2 atan2(v . a, w)``; any component of ``q`` off the axis is not allowed
     and :meth:`clamp` removes it.
+
+    Examples
+    --------
+    >>> import math, ikcore
+    >>> elbow = ikcore.Hinge((0, 0, 1), 0, 90)
+    >>> bent = ikcore.rotation.from_axis_angle((0, 0, 1), math.radians(120))
+    >>> round(math.degrees(elbow.violation(bent)), 6)  # 30 degrees past the range
+    30.0
+    >>> round(math.degrees(elbow.angle(elbow.clamp(bent))), 6)
+    90.0
     """
 
     def __init__(self, axis: Vector3 = (0.0, 0.0, 1.0), min_deg: float = -180.0, max_deg: float = 180.0) -> None:
@@ -187,6 +204,17 @@ class BallSocket(Constraint):
     undefined (taken as zero). So with a limited twist :meth:`clamp` keeps the
     swing within :attr:`swing_limit`, ``SWING_MARGIN`` short of a half turn,
     where the twist it sets is still read back to ~1e-10 rad.
+
+    Examples
+    --------
+    >>> import math, ikcore
+    >>> hip = ikcore.BallSocket(cone_deg=30)
+    >>> swung = ikcore.rotation.from_axis_angle((1, 0, 0), math.radians(50))
+    >>> bone = (0.0, 1.0, 0.0)
+    >>> round(math.degrees(hip.violation(swung, bone)), 6)  # 20 degrees past the cone
+    20.0
+    >>> round(math.degrees(ikcore.rotation.angle(hip.clamp(swung, bone))), 6)
+    30.0
     """
 
     #: Radians a limited-twist swing stays short of a half turn (see Notes).

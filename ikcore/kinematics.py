@@ -13,6 +13,15 @@ put within its joint's limits), so that a solver and the Solution's status measu
 very same pose. The rotation of a vector by a unit quaternion is written out
 as ``v + 2w (u x v) + 2 u x (u x v)`` (``u`` the vector part): fifteen
 products, no matrix.
+
+For example, a two-bone chain with both joints turned a quarter turn about z:
+
+>>> import math, ikcore
+>>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+>>> quarter = ikcore.rotation.from_axis_angle((0, 0, 1), math.pi / 2)
+>>> points = ikcore.kinematics.forward(chain, [quarter, quarter])
+>>> [tuple(round(c, 6) + 0.0 for c in point) for point in points]
+[(0.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (-1.0, -1.0, 0.0)]
 """
 
 from math import hypot, sqrt
@@ -32,6 +41,15 @@ class Frames:
         World rotations ``R_i``.
     points : list of (x, y, z)
         The ``N + 1`` points.
+
+    Examples
+    --------
+    >>> import math, ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> quarter = ikcore.rotation.from_axis_angle((0, 0, 1), math.pi / 2)
+    >>> frames = ikcore.kinematics.pose_of(chain, [quarter, ikcore.rotation.IDENTITY])
+    >>> [tuple(round(c, 6) + 0.0 for c in point) for point in frames.points]
+    [(0.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (-2.0, 0.0, 0.0)]
     """
 
     __slots__ = ("rotations", "worlds", "points", "_directions")

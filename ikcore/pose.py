@@ -134,6 +134,15 @@ def dump_pose(scene: str, method: str, chains: Sequence[tuple]) -> dict:
         Positions are computed from the rotations by forward kinematics.
         ``frame``, the world ``(position, rotation)`` of the chain's frame,
         adds ``frame`` and ``world_positions`` to the chain's entry.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> straight = ikcore.solve(chain, (0.0, 2.0, 0.0))
+    >>> pose = ikcore.dump_pose("arm", "fabrik", [("arm", chain, straight.rotations)])
+    >>> pose["scene"], pose["method"], [entry["name"] for entry in pose["chains"]]
+    ('arm', 'fabrik', ['arm'])
     """
     out = []
     for name, chain, rotations, *frame in chains:
@@ -160,6 +169,14 @@ def load_pose(source: str | bytes | dict) -> "Pose":
     ------
     IKError
         Malformed JSON, another format or version, or any invalid value.
+
+    Examples
+    --------
+    >>> import json, ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> text = json.dumps(ikcore.dump_pose("arm", "fabrik", [("arm", chain, [(1.0, 0.0, 0.0, 0.0)] * 2)]))
+    >>> [round(c, 6) for c in ikcore.load_pose(text)["arm"].positions[-1]]
+    [0.0, 2.0, 0.0]
     """
     if hasattr(source, "read"):
         source = source.read()

@@ -22,6 +22,16 @@ target is the world rotation ``R_{N-1}`` of the last bone.
 
 Every quaternion operation of the package is here, once: :func:`multiply`,
 :func:`conjugate`, :func:`rotate`, :func:`shortest_arc`, :func:`from_axis_angle`.
+
+For example, a quarter turn about z, applied to x and composed with itself:
+
+>>> import math
+>>> from ikcore import rotation
+>>> quarter = rotation.from_axis_angle((0, 0, 1), math.pi / 2)
+>>> [round(c, 6) + 0.0 for c in rotation.rotate(quarter, (1, 0, 0))]
+[0.0, 1.0, 0.0]
+>>> round(math.degrees(rotation.angle(rotation.multiply(quarter, quarter))), 6)
+180.0
 """
 
 import math

@@ -45,6 +45,15 @@ class Node:
         marks the subtree dirty.
     chain : BoundChain or None
         The chain this node belongs to, if any.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> skeleton = ikcore.Skeleton()
+    >>> body = skeleton.add_node("body", translation=(0, 1, 0))
+    >>> leg = skeleton.add_chain("leg", "body", [(0.3, 0, 0), (0.8, 0.3, 0), (1.2, -1, 0)])
+    >>> body, body.world_position, body.children
+    (Node('body', parent=None), (0.0, 1.0, 0.0), [Node('leg.0', parent='body')])
     """
 
     __slots__ = ("name", "index", "parent", "children", "_translation", "_rotation", "skeleton", "chain",
@@ -151,6 +160,8 @@ class Skeleton:
     >>> body = sk.add_node("body", translation=(0, 1, 0))
     >>> leg = sk.add_chain("leg", "body", [(0.3, 0, 0), (0.8, 0.3, 0), (1.2, -1, 0)])
     >>> sol = leg.solve((1.2, 0.2, 0.3), method="fabrik")
+    >>> sol.status, [round(c, 6) for c in sol.positions[0]]  # the leg's root, in the world
+    ('converged', [0.3, 1.0, 0.0])
     """
 
     def __init__(self):

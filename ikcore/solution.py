@@ -44,6 +44,14 @@ class Solution:
         The pose in the chain's own frame: rotations, world rotations and points
         (:class:`ikcore.kinematics.Frames`); a warm start takes it as it is. Read
         only: it may be shared (the chain's rest pose, where a solve returns it).
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> solution = ikcore.solve(chain, (0.0, 3.0, 0.0))
+    >>> solution.status, solution.converged, round(solution.error, 6)
+    ('unreachable', False, 1.0)
     """
 
     __slots__ = ("frames", "placement", "_positions", "_rotations", "status", "iterations", "error",

@@ -60,6 +60,14 @@ def solve(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotat
         For every invalid input, naming it.
 
     See :mod:`ikcore.rotation` for the rotation convention.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> solution = ikcore.solve(chain, (1.0, 1.0, 0.0), method="dls", tolerance=1e-6)
+    >>> solution.status, [round(c, 6) for c in solution.effector]
+    ('converged', [1.0, 1.0, 0.0])
     """
     settings = settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
     problem = check_request(settings, target, start, orientation, pole)

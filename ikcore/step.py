@@ -69,6 +69,14 @@ class Step:
         - ``setup``: ``what``; ``reach``: ``distance``, ``reach``, ``min_reach``;
         - ``result``: ``status``, ``best`` (the index of the step whose pose is
           returned, when it is not the one before).
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> step = ikcore.trace(chain, (1.0, 1.0, 0.0), method="fabrik").steps[1]
+    >>> step.iteration, step.phase, step.joint, step.detail["turned_deg"]
+    (1, 'backward', 1, 90.0)
     """
 
     __slots__ = ("iteration", "phase", "joint", "positions", "error", "caption", "detail")

@@ -28,7 +28,16 @@ __all__ = ["Step", "Trace", "trace"]
 
 class Trace:
     """What :func:`trace` returns: ``solution`` (what :func:`ikcore.solve` returns for the same
-    call) and ``steps`` (the :class:`Step` list, from the start pose to the pose returned)."""
+    call) and ``steps`` (the :class:`Step` list, from the start pose to the pose returned).
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> traced = ikcore.trace(chain, (1.0, 1.0, 0.0), method="ccd")
+    >>> traced.steps[0].phase, traced.steps[-1].phase, traced.solution.status
+    ('setup', 'result', 'converged')
+    """
 
     __slots__ = ("solution", "steps")
 
@@ -81,6 +90,14 @@ def trace(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotat
     ------
     IKError
         For every invalid input, naming it.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> traced = ikcore.trace(chain, (1.0, 1.0, 0.0), method="fabrik")
+    >>> traced.solution.status, [step.phase for step in traced.steps][:2]
+    ('converged', ['setup', 'backward'])
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations,
                               orientation_tolerance=orientation_tolerance, secondary=secondary, **options)

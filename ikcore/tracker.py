@@ -48,6 +48,14 @@ class Tracker:
         The pose the next call starts from (``None``: the rest pose).
     solution : Solution or None
         The last call's.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> track = ikcore.Tracker(chain, "fabrik")
+    >>> [track((1.0, 1.0 + 0.01 * k, 0.0)).status for k in range(3)]
+    ['converged', 'converged', 'converged']
     """
 
     __slots__ = ("settings", "pole", "frames", "solution", "secondary_state")

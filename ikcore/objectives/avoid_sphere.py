@@ -36,6 +36,14 @@ class AvoidSphere(Objective):
 
     The measure is the *clearance*: the smallest distance from the chain's
     bones to the centre, minus ``radius`` (negative while a bone is inside).
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> sphere = ikcore.AvoidSphere((0.0, 1.0, 0.0), radius=0.25)
+    >>> round(sphere.measure(chain, ikcore.kinematics.rest(chain)), 3)
+    -0.25
     """
 
     def __init__(self, center: Vector3, radius: float, weight: float = 1.0, margin: float | None = None) -> None:

@@ -35,6 +35,18 @@ class AwayFromLimits(Objective):
 
     The measure is the smallest ``m`` of any limited coordinate (see
     :func:`limit_margin`).
+
+    Examples
+    --------
+    >>> import math, ikcore
+    >>> knee = ikcore.Chain([(0, 0, 0), (0, -1, 0), (0, -2, 0)],
+    ...                     joints=[None, ikcore.Hinge((1, 0, 0), 0, 140)])
+    >>> away = ikcore.AwayFromLimits()
+    >>> half = ikcore.rotation.from_axis_angle((1, 0, 0), math.radians(70))
+    >>> away.measure(knee, ikcore.kinematics.rest(knee))  # the knee straight: at the end of its range
+    0.0
+    >>> away.measure(knee, ikcore.kinematics.pose_of(knee, [ikcore.rotation.IDENTITY, half]))  # mid-range
+    0.5
     """
 
     def __init__(self, weight: float = 1.0) -> None:

@@ -18,6 +18,17 @@ class TowardRest(Objective):
 
     ``TowardRest(weight)`` is what the Jacobian methods' ``rest_weight``
     option stands for.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
+    >>> rest = ikcore.TowardRest(0.1)
+    >>> bent = ikcore.solve(chain, (1.0, 1.0, 0.0), method="dls", secondary=[rest])
+    >>> rest.measure(chain, ikcore.kinematics.rest(chain))
+    0.0
+    >>> bent.status, round(rest.measure(chain, bent.frames), 3)
+    ('converged', 2.467)
     """
 
     def __init__(self, weight: float = 1.0) -> None:

@@ -9,6 +9,16 @@ page's buffer: :func:`to_world`), :mod:`~ikcore.rigs.panda` (a Panda-like 7-join
 arm: :func:`panda`), and one module per scene. The playground's race, headless:
 :func:`race_solvers` (the reader's solvers against ikcore's methods on :func:`standard_targets`),
 its templates in :mod:`~ikcore.rigs.templates`.
+
+The scene names and the statuses the page's shared array carries:
+
+>>> from ikcore import rigs
+>>> sorted(rigs.SCENES)
+['arm', 'crowd', 'playground', 'race', 'robot', 'spider', 'steps', 'tentacles']
+>>> rigs.CHAIN_SCENES
+('arm', 'tentacles', 'spider', 'race', 'robot', 'steps', 'playground')
+>>> rigs.STATUS_CODES
+('converged', 'unreachable', 'max_iterations', 'stalled', 'running', 'error', 'invalid', 'timeout')
 """
 
 from .frames import to_world

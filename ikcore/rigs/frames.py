@@ -29,6 +29,20 @@ def to_world(buf, layout):
         the frames would be applied twice).
     layout : dict
         The scene's :meth:`~ikcore.rigs.scene.Scene.layout`.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import make_scene, to_world
+    >>> scene = make_scene("spider")
+    >>> layout, buf = scene.layout(), scene.allocate()
+    >>> scene.step(1 / 60)
+    >>> written = scene.write(buf)
+    >>> root = layout["sections"]["joints"]["offset"]  # the first leg's root joint
+    >>> [round(c, 3) for c in buf[root:root + 3]]  # in the leg's own frame
+    [0.18, 0.0, 0.0]
+    >>> to_world(buf, layout)
+    >>> [round(c, 3) for c in buf[root:root + 3]]  # in the world
+    [0.411, 0.282, -0.275]
     """
     sections = layout["sections"]
     bones, joints, frames = sections["bones"], sections["joints"], sections["frames"]

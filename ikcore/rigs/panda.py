@@ -60,7 +60,15 @@ def to_y_up(v):
 
 def panda():
     """The Panda-like arm (see the module docstring): ``(chain, ready)``, ``ready`` the ready pose's
-    local rotations ``(w, x, y, z)`` in the convention of :mod:`ikcore.rotation`."""
+    local rotations ``(w, x, y, z)`` in the convention of :mod:`ikcore.rotation`.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import panda
+    >>> chain, ready = panda()
+    >>> chain.size, len(ready), round(chain.reach, 3)
+    (7, 7, 1.328)
+    """
     frames = dh_frames((0.0,) * 7)
     points = [frame[0] for frame in frames]
     # Joints 1 and 5 moved along their own axes, off the points they share.

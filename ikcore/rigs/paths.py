@@ -25,6 +25,13 @@ class Lissajous:
         figure eight, 3:2 a pretzel).
     phase : (px, py, pz)
         Radians.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import Lissajous
+    >>> path = Lissajous((0, 1, 0), amplitude=(1, 0.5, 0), frequency=(0.25, 0.5, 0))
+    >>> [round(c, 6) + 0.0 for c in path(0.0)], [round(c, 6) + 0.0 for c in path(1.0)]
+    ([0.0, 1.0, 0.0], [1.0, 1.0, 0.0])
     """
 
     def __init__(self, center, amplitude, frequency, phase=(0.0, 0.0, 0.0)):
@@ -102,6 +109,13 @@ def figure_eight(center, width, height, period, depth=0.0, phase=0.0):
     """A figure eight in the plane ``z = center.z`` (swaying ``depth`` along z).
 
     It crosses itself at ``center``; one loop takes ``period`` seconds.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import figure_eight
+    >>> path = figure_eight((0, 1, 0), width=2.0, height=1.0, period=4.0)
+    >>> [[round(c, 6) + 0.0 for c in path(t)] for t in (0.0, 1.0, 2.0)]
+    [[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
     """
     period = check_positive(period, "figure eight period")
     width = check_float(width, "figure eight width")
@@ -123,6 +137,13 @@ class Spin:
     """An orientation path: a rest rotation swaying about two axes.
 
     ``q(t) = base * rot(axis_a, amp_a sin(2 pi f_a t)) * rot(axis_b, amp_b sin(2 pi f_b t))``.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import Spin
+    >>> spin = Spin()
+    >>> spin(0.0), round(sum(c * c for c in spin(3.7)), 9)
+    ((1.0, 0.0, 0.0, 0.0), 1.0)
     """
 
     def __init__(self, base=rot.IDENTITY, axis_a=(0.0, 1.0, 0.0), amp_a_deg=30.0, freq_a=0.1,
@@ -149,6 +170,16 @@ class Hops:
     ``path(t)`` is point ``floor(t / period)``: the target holds still, then
     jumps. The points are drawn from ``random.Random(seed)`` in order, so they
     are the same on every run.
+
+    Examples
+    --------
+    >>> import math
+    >>> from ikcore.rigs import Hops
+    >>> hops = Hops((0, 0, 0), r_min=0.5, r_max=1.0, period=2.0, seed=3)
+    >>> hops(0.0) == hops(1.9), hops(0.0) == hops(2.0)  # holds still, then jumps
+    (True, False)
+    >>> 0.5 <= math.dist(hops(0.0), (0, 0, 0)) <= 1.0
+    True
     """
 
     def __init__(self, center, r_min, r_max, period, seed=1, min_up=-0.2):

@@ -205,6 +205,17 @@ class Scene:
     overrides :meth:`advance` (move things) and :meth:`solve` (solve the
     chains); :meth:`extra_bones` and :meth:`extras` add scene-specific drawing
     and state.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import Scene, make_scene
+    >>> scene = make_scene("arm")
+    >>> isinstance(scene, Scene), scene.name
+    (True, 'arm')
+    >>> buf = scene.allocate()
+    >>> scene.step(1 / 60)
+    >>> scene.write(buf) == len(buf) == scene.layout()["size"]
+    True
     """
 
     name = "scene"
@@ -638,6 +649,18 @@ def make_scene(name, **options):
     ``options`` are the keyword arguments the scene's class lists in its
     ``options`` (``{name: check}``), e.g. ``make_scene("tentacles", count=12)``;
     each is validated, and an option the scene does not take is refused.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import make_scene
+    >>> scene = make_scene("arm")
+    >>> scene.step(1 / 60)
+    >>> scene.state()["scene"], scene.state()["frame"]
+    ('arm', 1)
+    >>> make_scene("arm", count=3)
+    Traceback (most recent call last):
+        ...
+    ikcore.errors.IKError: scene 'arm' takes no option 'count' (it takes: none)
     """
     make = SCENES[check_choice(name, "scene", tuple(SCENES))]
     if not options:

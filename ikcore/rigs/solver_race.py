@@ -46,7 +46,15 @@ def playground_chain():
 def standard_targets(count=40, seed=7, chain=None):
     """``count`` seeded targets for ``chain`` (default :func:`playground_chain`): directions all
     round the root (none within 15 degrees of the rest pose's line, where the chain would have to
-    fold along itself), at 0.3 to 0.95 of the reach; one in eight beyond it (1.1 to 1.4 reach)."""
+    fold along itself), at 0.3 to 0.95 of the reach; one in eight beyond it (1.1 to 1.4 reach).
+
+    Examples
+    --------
+    >>> from ikcore.rigs import standard_targets
+    >>> targets = standard_targets(4, seed=7)
+    >>> len(targets), [round(c, 3) for c in targets[0]]
+    (4, [-0.405, 0.809, -0.358])
+    """
     chain = chain or playground_chain()
     rng = random.Random(seed)
     root, targets = chain.points[0], []
@@ -106,6 +114,14 @@ def race_solvers(solvers, targets, methods=("ccd", "fabrik"), *, chain=None, tol
         :class:`~ikcore.rigs.solver_run.Run`: status, errors per iteration, message and line).
         A source that does not compile or raises when it runs gives that error as every one of its
         runs.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import race_solvers, standard_targets
+    >>> still = "def step(points, target, lengths):\\n    return points\\n"
+    >>> runs = race_solvers({"still": still}, standard_targets(2, seed=7), methods=("fabrik",))
+    >>> [(run["still"].status, run["fabrik"].status) for run in runs]
+    [('stalled', 'converged'), ('stalled', 'converged')]
     """
     chain = chain or playground_chain()
     if not isinstance(solvers, dict) or not solvers:

@@ -43,6 +43,13 @@ class Terrain:
         Amplitude ratio between successive octaves, in ``(0, 1]``.
     half : float
         Half the side of the square the terrain is defined and drawn over.
+
+    Examples
+    --------
+    >>> from ikcore.rigs import Terrain
+    >>> ground = Terrain(seed=7)
+    >>> round(ground.height(0.0, 0.0), 3), ground.height(1.3, -2.2) == Terrain(seed=7).height(1.3, -2.2)
+    (-0.193, True)
     """
 
     def __init__(self, seed=7, amplitude=0.35, scale=3.5, octaves=3, gain=0.45, half=12.0):
