@@ -239,15 +239,49 @@ def test_an_embed_with_a_template_fits_480_by_320(demo, site_server):
     assert wait_result(demo)["status"] == "converged"
 
 
-@pytest.mark.context(viewport={"width": 390, "height": 760}, has_touch=True, is_mobile=True)
+def lanes_seen(page, bottom):
+    """How many of a grid of points over the canvas, above ``bottom`` (client pixels), show the canvas
+    itself (``elementFromPoint``), and the pixels of the page there (a screenshot, overlays included)."""
+    import io
+
+    from PIL import Image
+
+    hits = page.evaluate("""(bottom) => {
+        const canvas = document.querySelector('#viewport canvas');
+        let hits = 0, total = 0;
+        for (let y = 100; y < bottom - 4; y += 24) for (let x = 8; x < innerWidth - 8; x += 24) {
+            total += 1;
+            if (document.elementFromPoint(x, y) === canvas) hits += 1;
+        }
+        return {hits, total};
+    }""", bottom)
+    # The whole page, then cropped: a clipped screenshot is composited anew and may not show what the
+    # reader sees.
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    return hits, shot.crop((0, 100, shot.width, int(bottom)))
+
+
+@pytest.mark.context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
 def test_on_a_phone_held_upright_the_editor_sits_below_the_scene_and_runs_by_tap(demo, site_server):
     page = open_playground(demo, site_server)
     wait_result(demo)
     panel = page.locator("#playground").bounding_box()
     chart = page.locator("#race").bounding_box()
     # The editor takes the bottom of the page, the chart stands above it, nothing runs off the screen.
-    assert panel["y"] > 300 and panel["y"] + panel["height"] <= 760 and panel["x"] >= 0 and panel["x"] + panel["width"] <= 390
+    assert panel["y"] > 300 and panel["y"] + panel["height"] <= 844 and panel["x"] >= 0 and panel["x"] + panel["width"] <= 390
     assert chart["y"] + chart["height"] <= panel["y"] + 1
+    # Above the chart the lanes are seen: nothing of the editor covers the canvas there, and what the page
+    # shows there is what it shows with the editor taken away (no shadow, backdrop or layer of it).
+    hits, shown = lanes_seen(page, chart["y"])
+    assert hits["hits"] >= 0.9 * hits["total"], hits
+    page.evaluate("document.querySelector('#playground').style.visibility = 'hidden'")
+    page.wait_for_timeout(300)
+    _, bare = lanes_seen(page, chart["y"])
+    page.evaluate("document.querySelector('#playground').style.visibility = ''")
+    dark = sum(1 for a, b in zip(shown.get_flattened_data(), bare.get_flattened_data()) if sum(b) - sum(a) > 60)
+    assert dark < 0.02 * shown.width * shown.height, dark
+    colours = set(shown.get_flattened_data())
+    assert len(colours) > 50, "the canvas above the chart shows one flat colour: no lanes"
     # A phone's font: 16 px, so that focusing the editor does not zoom the page.
     assert page.evaluate("getComputedStyle(document.querySelector('.pg-code')).fontSize") == "16px"
     page.tap("#playground textarea")
