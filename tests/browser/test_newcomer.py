@@ -197,8 +197,10 @@ def test_a_link_with_a_step_past_its_trace_opens_on_the_last_and_says_so_plainly
 
 @pytest.mark.context(**DESKTOP)
 def test_the_readmes_step_links_work_for_every_method_they_name(demo, site_server):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    links = sorted(set(re.findall(r"#(scene=steps&method=\w+&step=\d+)", readme)))
+    # The README's step links, and the page reference's (docs/page/), where the README's moved.
+    texts = [(ROOT / "README.md").read_text(encoding="utf-8")]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs" / "page").glob("*.md"))]
+    links = sorted({link for text in texts for link in re.findall(r"#(scene=steps&method=\w+&step=\d+)", text)})
     assert links
     page = opened(demo, site_server)
     for link in links:
