@@ -70,12 +70,14 @@ class Bridge:
         self.revision = scene.revision
 
     def refit(self):
-        """A new buffer when the scene's layout changed with its parameters (the steps scene's chain);
-        the page then asks for the ``layout`` and takes its view of the new buffer."""
+        """The buffer written again after a change, so that the page reads the scene as it now is (a
+        target placed, a step chosen) before the next frame; a new buffer when the scene's layout
+        changed with its parameters (the steps scene's chain): the page then asks for the ``layout``
+        and takes its view of the new buffer."""
         if self.scene.revision != self.revision:
             self.buf = self.scene.allocate()
-            self.scene.write(self.buf)
             self.revision = self.scene.revision
+        self.scene.write(self.buf)
 
     def step(self, dt, empty=False):
         """Advance and solve the scene, write the frame into its buffer; return the frame number.

@@ -16,7 +16,12 @@ target. As for FABRIK's kernels (:mod:`.fabrik.batched`), a copy whose target
 lies at an edge of the reach or beyond it, whose start is straight on the
 target's line, whose progress stalls (the reference restarts it from an arc),
 that runs out of sweeps, or whose turn has no axis is handed over to the
-reference, which solves it from its start.
+reference, which solves it from its start. So is a copy whose joint would turn
+near a half turn with the effector within :data:`AXIS_FLOOR` of the reach of
+the line from the joint to the target: the turn's axis is then ``u x v`` of
+near-opposite directions, which rounding decides (an error ``d`` in the
+effector tilts it by about ``d / (|u| sin angle)``), so the kernel and the
+reference, rounding apart, would part by more than the rounding.
 """
 
 import numpy as np
@@ -28,6 +33,10 @@ from .fabrik.batched import RATE, frame_copies, frame_state, opening
 from .restarts import FREE_HORIZON, NEAR_FULL_REACH
 
 _IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
+#: A turn of more than a quarter turn with the effector nearer than this fraction of the reach to the
+#: line from the joint to the target hands its copy over (see the module docstring): rounding of the
+#: effector, a few 1e-16 of the reach, then tilts the axis by up to ~1e-11 and the points by less.
+AXIS_FLOOR = 1e-4
 
 
 def applies(chain, settings):
@@ -88,6 +97,7 @@ class Sweeps:
         self.root = np.array(chain.points[0], dtype=float)
         self.tolerance = tolerance
         self.skip = ccd.SKIP * tolerance
+        self.axis_floor = AXIS_FLOOR * chain.reach
 
     def sweep(self, state, target):
         """One sweep, tip to root, then forward kinematics: ``state`` (rotations, worlds, points)
@@ -99,7 +109,11 @@ class Sweeps:
             p, q = points[i], rotations[i]
             u, v = e - p, target - p
             nu, nv = _norm(u), _norm(v)
-            world = _arc(u / nu[:, None], v / nv[:, None])
+            s, b = u / nu[:, None], v / nv[:, None]
+            world = _arc(s, b)
+            # |u| sin(angle): the effector's distance from the line p -> t.
+            unsure = (np.einsum("kj,kj->k", s, b) < 0.0) & (nu * _norm(np.cross(s, b)) < self.axis_floor)
+            world[going & unsure] = np.nan
             # The effector would move by |u| 2 sin(angle / 2): skip a turn below the tolerance's SKIP.
             angle = 2.0 * np.arctan2(_norm(world[:, 1:]), np.abs(world[:, 0]))
             turns = going & (nu != 0.0) & (nv != 0.0) & ~(nu * 2.0 * np.sin(0.5 * angle) < self.skip)

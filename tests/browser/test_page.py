@@ -69,6 +69,9 @@ def test_set_target_and_method(demo, site_server):
     demo.open(site_server)
     demo.wait_ready()
     page = demo.page
+    # The state tells a placed target at once, before any frame (the call and the read in one task).
+    placed = page.evaluate("() => { ikDemo.setTarget('target', [0.2, 1.4, 0.5]); return ikDemo.state(); }")
+    assert placed["targets"]["target"] == [0.2, 1.4, 0.5], placed["targets"]
     # Reachable points, each with the hand orientation of the arm's natural pose there (which the methods
     # that take orientation, DLS and FABRIK->DLS, also reach).
     pole = make_scene("arm").targets["pole"].position

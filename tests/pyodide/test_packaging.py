@@ -63,8 +63,8 @@ def test_fallback_writes_what_pyodide_build_writes(built, tmp_path):
 def copy_sources(target):
     """The files build/wheel reads, copied with fresh timestamps, and the project's .venv beside them."""
     target.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copyfile(ROOT / name, target / name)
+    for path in [ROOT / "pyproject.toml", ROOT / "README.md", *ROOT.glob("LICENSE*")]:
+        shutil.copyfile(path, target / path.name)
     shutil.copytree(ROOT / "ikcore", target / "ikcore", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copytree(ROOT / "build", target / "build")
     (target / ".venv").symlink_to(ROOT / ".venv")
