@@ -10,5 +10,7 @@ piece of the per-chain reference, held to it by tests:
   pose's bones onto new points (:func:`ikcore.kinematics.rotations_along`);
 - :mod:`.hinges`: a hinge's signed angle, its range's clamp and its rotations;
 - :mod:`.copies`: what a kernel leaves for each copy, and the copies it hands
-  over to the per-chain reference.
+  over to the per-chain reference;
+- :mod:`.turning`: the joint-major state of copies whose joints a kernel turns
+  (CCD's sweeps, FABRIK's passes with frames), and the loop of their iterations.
 """

@@ -24,7 +24,7 @@ def conjugate(q):
     return q * np.array([1.0, -1.0, -1.0, -1.0])
 
 
-def along(points, lengths, directions, worlds=None):
+def rotations_along(points, lengths, directions, worlds=None):
     """Rotations that put each bone along ``points``, turned from a reference pose by the shortest
     arcs (:func:`ikcore.kinematics.rotations_along`, for K poses at once): ``(rotations, worlds)``.
 

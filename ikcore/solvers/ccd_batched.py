@@ -27,9 +27,10 @@ reference, rounding apart, would part by more than the rounding.
 import numpy as np
 
 from ..batched.quaternions import conjugate, multiply, turn
+from ..batched.turning import iterate_copies, joint_arrays, joint_copies
 from ..batched.watch import Watches
 from . import ccd
-from .fabrik.batched import RATE, frame_copies, frame_state, opening
+from .fabrik.batched import RATE, opening
 from .restarts import FREE_HORIZON, NEAR_FULL_REACH
 
 _IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
@@ -51,45 +52,19 @@ def solve(settings, targets, goals, starts):
     count, n = len(targets), chain.size
     frames = [chain.plan.rest] * count if starts is None else starts
     error, distance, met, handed = opening(settings, frames, targets, goals, starts is None)
-    state = frame_state(frames, count, n)
+    state = joint_arrays(frames, count, n)
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
     if len(active):
         near = (NEAR_FULL_REACH * chain.reach <= distance[active]) & (distance[active] <= chain.reach)
         watches = Watches(error[active], tol, np.where(near, 3, ccd.WINDOW),
                           np.where(near, 12, min(ccd.HORIZON, FREE_HORIZON)), RATE)
-        _iterate(Sweeps(chain, tol), state, active, goals, watches, settings.max_iterations, iterations, handed)
-    return frame_copies(state, goals, iterations, handed)
+        iterate_copies(BatchedCCD(chain, tol).sweep, state, active, goals, watches, settings.max_iterations,
+                       iterations, handed)
+    return joint_copies(state, goals, iterations, handed)
 
 
-def _iterate(sweeps, state, active, goals, watches, cap, iterations, handed):
-    """Sweeps on the copies ``active`` until each meets its target or is handed over (see the module
-    docstring). ``state`` holds the starts on entry and the met poses on exit."""
-    work = [np.ascontiguousarray(part[:, active]) for part in state]
-    t = goals[active]
-    it = 0
-    while len(active):
-        it += 1
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            sweeps.sweep(work, t)
-            e = work[2][-1] - t
-            error = np.sqrt(np.einsum("kj,kj->k", e, e))
-        met = error <= watches.goal
-        stalled = watches.update(error) & ~met
-        leave = met | stalled | ~np.isfinite(error) | (it >= cap)
-        if not leave.any():
-            continue
-        for part, whole in zip(work, state):
-            whole[:, active[met]] = part[:, met]
-        iterations[active[met]] = it
-        handed[active[leave & ~met]] = True
-        keep = ~leave
-        work = [np.ascontiguousarray(part[:, keep]) for part in work]
-        t, active = t[keep], active[keep]
-        watches.keep(keep)
-
-
-class Sweeps:
+class BatchedCCD:
     """CCD's sweeps over K copies of a chain without limits (see the module docstring)."""
 
     def __init__(self, chain, tolerance):
@@ -100,8 +75,8 @@ class Sweeps:
         self.axis_floor = AXIS_FLOOR * chain.reach
 
     def sweep(self, state, target):
-        """One sweep, tip to root, then forward kinematics: ``state`` (rotations, worlds, points)
-        updated in place."""
+        """One sweep, tip to root, then forward kinematics: ``state`` (a
+        :class:`~ikcore.batched.turning.JointArrays`) updated in place."""
         rotations, worlds, points = state
         e = points[-1].copy()
         going = np.ones(len(target), dtype=bool)

@@ -10,7 +10,7 @@ copy at once (the passes of :mod:`.points`)::
 
 A copy leaves the arrays once its effector meets its target. The rotations
 follow once, at the end, turned from the start by the shortest arcs
-(:func:`ikcore.batched.quaternions.along`), as :func:`ikcore.kinematics.pose_from_points`
+(:func:`ikcore.batched.quaternions.rotations_along`), as :func:`ikcore.kinematics.pose_from_points`
 turns them for one chain.
 
 **Which copies the kernel finishes.** It runs only the plain passes. A copy
@@ -34,7 +34,7 @@ import math
 import numpy as np
 
 from ...batched.copies import Copies
-from ...batched.quaternions import along
+from ...batched.quaternions import rotations_along
 from ...batched.watch import Watches
 from ...solution import CONVERGED
 from .. import degenerate
@@ -88,7 +88,7 @@ def solve(settings, targets, goals, starts):
     rotations[met] = as_array([frames[k].rotations for k in np.flatnonzero(met)], (int(met.sum()), n, 4))
     if done.any():
         directions, worlds = _reference(frames, done, starts is None, rest, n)
-        rotations[done] = along(final[done], np.array(chain.lengths), directions, worlds)[0]
+        rotations[done] = rotations_along(final[done], np.array(chain.lengths), directions, worlds)[0]
     offset = final[:, -1] - goals
     return Copies(final, rotations, [CONVERGED] * count, iterations, np.sqrt(np.einsum("kj,kj->k", offset, offset)),
                   handed)
@@ -245,23 +245,6 @@ def opening(settings, frames, targets, goals, from_rest):
     handed = ~met & edges(settings, distance)
     handed |= straight_starts(chain, frames, targets, goals, ~met & ~handed, from_rest)
     return error, distance, met, handed
-
-
-def frame_state(frames, count, n):
-    """The local rotations, world rotations and points of ``frames``, joint-major:
-    ``[(N, K, 4), (N, K, 4), (N + 1, K, 3)]``, the state a kernel that turns joints works on."""
-    return [as_array([f.rotations for f in frames], (count, n, 4)).transpose(1, 0, 2).copy(),
-            as_array([f.worlds for f in frames], (count, n, 4)).transpose(1, 0, 2).copy(),
-            as_array([f.points for f in frames], (count, n + 1, 3)).transpose(1, 0, 2).copy()]
-
-
-def frame_copies(state, goals, iterations, handed):
-    """What a kernel that turns joints leaves: :func:`frame_state`'s ``state`` (the met poses) per
-    copy, each met copy converged, its error measured from its points."""
-    rotations, _, points = (np.ascontiguousarray(part.transpose(1, 0, 2)) for part in state)
-    offset = points[:, -1] - goals
-    return Copies(points, rotations, [CONVERGED] * len(goals), iterations,
-                  np.sqrt(np.einsum("kj,kj->k", offset, offset)), handed)
 
 
 def as_array(rows, shape):

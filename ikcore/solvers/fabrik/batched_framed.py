@@ -27,10 +27,11 @@ import numpy as np
 
 from ...batched.hinges import rotation, signed_angle
 from ...batched.quaternions import conjugate, multiply, turn
+from ...batched.turning import iterate_copies, joint_arrays, joint_copies
 from ...batched.watch import Watches
 from ...plan import HINGE
 from . import HORIZON, WINDOW, FramedSearch
-from .batched import RATE, frame_copies, frame_state, opening
+from .batched import RATE, opening
 
 _IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 
@@ -47,44 +48,14 @@ def solve(settings, targets, goals, starts):
     count, n = len(targets), chain.size
     frames = [chain.plan.rest] * count if starts is None else starts
     error, distance, met, handed = opening(settings, frames, targets, goals, starts is None)
-    state = frame_state(frames, count, n)
+    state = joint_arrays(frames, count, n)
     iterations = np.zeros(count, dtype=int)
     active = np.flatnonzero(~met & ~handed)
     if len(active):
         watches = Watches(error[active], tol, np.full(len(active), WINDOW), np.full(len(active), HORIZON), RATE)
-        _iterate(HingePasses(chain), state, active, goals, watches, settings.max_iterations, iterations, handed)
-    return frame_copies(state, goals, iterations, handed)
-
-
-def _iterate(passes, state, active, goals, watches, cap, iterations, handed):
-    """The passes on the copies ``active`` until each meets its target or is handed over (see the
-    module docstring). ``state`` holds the starts on entry and the met poses on exit."""
-    work = [np.ascontiguousarray(part[:, active]) for part in state]
-    t = goals[active]
-    last = watches.best.copy()
-    it = 0
-    while len(active):
-        it += 1
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            passes.backward(work, t)
-            passes.forward(work, work[2].copy())
-            e = work[2][-1] - t
-            error = np.sqrt(np.einsum("kj,kj->k", e, e))
-        met = error <= watches.goal
-        stalled = watches.update(error) & ~met
-        slow = (it >= 2) & (error > FramedSearch.SLOW * last) & ~met
-        leave = met | stalled | slow | ~np.isfinite(error) | (it >= cap)
-        last = error
-        if not leave.any():
-            continue
-        for part, whole in zip(work, state):
-            whole[:, active[met]] = part[:, met]
-        iterations[active[met]] = it
-        handed[active[leave & ~met]] = True
-        keep = ~leave
-        work = [np.ascontiguousarray(part[:, keep]) for part in work]
-        t, active, last = t[keep], active[keep], last[keep]
-        watches.keep(keep)
+        iterate_copies(HingePasses(chain).iterate, state, active, goals, watches, settings.max_iterations,
+                       iterations, handed, slow=FramedSearch.SLOW)
+    return joint_copies(state, goals, iterations, handed)
 
 
 class HingePasses:
@@ -95,6 +66,12 @@ class HingePasses:
         self.bones = [np.array(d, dtype=float) for d in chain.directions]
         self.lengths = [float(v) for v in chain.lengths]
         self.root = np.array(chain.points[0], dtype=float)
+
+    def iterate(self, state, target):
+        """One iteration: the backward pass from ``target``, then the forward pass toward the points
+        it left."""
+        self.backward(state, target)
+        self.forward(state, state.points.copy())
 
     def forward(self, state, wanted):
         """Root to tip: each bone of ``state`` (rotations, worlds, points) turned toward the next
