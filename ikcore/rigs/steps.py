@@ -231,13 +231,15 @@ class StepsScene(Scene):
             return {"position": [0.0, 0.9, 6.0], "target": [0.0, 0.9, 0.0]}
         # At the chain's mid-height, a few degrees above it: the chain stands tall in the view, and the
         # box's depth (the target lies in front of the chain's plane) adds little to its height on screen.
-        return {"position": [2.6, 1.25, 4.0], "target": [0.4, 0.95, 0.3]}
+        return {"position": [2.0, 1.25, 4.0], "target": [0.4, 0.95, 0.3]}
 
     def bounds(self):
         # What the camera frames: the chain and its target, drawn large. The start pose curls toward +x
         # and the targets a reader tries lie in front of it, so the box holds the chain's height, the
         # side it curls to and a little of the other (a step may swing a bone there): not the whole
-        # sphere of its reach, which would draw the chain a quarter of the view's height.
+        # sphere of its reach, which would draw the chain a quarter of the view's height. In space the
+        # box is as shallow as the start pose and the default target allow: its depth, seen in
+        # perspective, draws its near corners larger than the chain and takes height from it.
         if self.params["planar"]:
             return {"min": [-0.2 * REACH, 0.0, -0.05], "max": [0.85 * REACH, 1.02 * REACH, 0.05]}
-        return {"min": [-0.2 * REACH, 0.0, -0.05 * REACH], "max": [0.65 * REACH, 1.02 * REACH, 0.45 * REACH]}
+        return {"min": [-0.125 * REACH, 0.0, -0.025 * REACH], "max": [0.55 * REACH, 1.02 * REACH, 0.35 * REACH]}

@@ -65,12 +65,16 @@ def steps_chain(page):
     return tall, [min(x for x, _ in xy), min(y for _, y in xy), max(x for x, _ in xy), max(y for _, y in xy)]
 
 
-# The planar chain, as the documentation's algorithm pages embed it, and the same on a desktop window. (The
-# spatial chain, seen from above its target's side, is drawn at about half the height: not yet 60%.)
+# The planar chain, as the documentation's algorithm pages embed it, and the same on a desktop window; the
+# spatial chain (the scene's default) at both sizes, its target in front of the chain's plane.
 @pytest.mark.parametrize("link", [pytest.param("#scene=steps&planar=1", marks=pytest.mark.context(**DESKTOP),
                                                id="1280x800-planar"),
                                   pytest.param(f"#embed=1&{WALKTHROUGH}", marks=pytest.mark.context(**EMBED),
-                                               id="embed-480x320-walkthrough")])
+                                               id="embed-480x320-walkthrough"),
+                                  pytest.param("#scene=steps", marks=pytest.mark.context(**DESKTOP),
+                                               id="1280x800-spatial"),
+                                  pytest.param("#embed=1&scene=steps", marks=pytest.mark.context(**EMBED),
+                                               id="embed-480x320-spatial")])
 def test_the_steps_chain_fills_most_of_the_view_clear_of_the_overlays(demo, site_server, link):
     page = opened(demo, site_server + link)
     demo.wait_frames(2)

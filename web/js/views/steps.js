@@ -19,10 +19,21 @@ import { registerView } from "./registry.js";
 
 const $ = (id) => document.getElementById(id);
 
+/**
+ * The camera's vertical field of view (degrees): narrower than the page's, so the camera stands farther away
+ * and the chain is drawn as a textbook draws it, its near side little larger than its far side. In space the
+ * box holds the target in front of the chain's plane: seen through a wide lens its near corners, drawn large,
+ * would set the fit and leave the chain itself half the view's height.
+ */
+const FOV = 14;
+
 class StepsView extends SceneView {
   constructor(context) {
     super(context);
-    const { layout } = context;
+    const { layout, stage } = context;
+    this.stageFov = stage.camera.fov;
+    stage.camera.fov = FOV;
+    stage.camera.updateProjectionMatrix();
     this.hint = "Drag the red ball: the solve is traced again from the same start. ← → step, space plays.";
     this.labels = { animate: "play", rate: "speed (steps/s)", planar: "planar (2D view)", bones: "bones" };
     this.folder = "steps";
@@ -179,6 +190,8 @@ class StepsView extends SceneView {
 
   dispose() {
     super.dispose();
+    this.stage.camera.fov = this.stageFov;
+    this.stage.camera.updateProjectionMatrix();
     this.listening.abort();
     this.drawing.dispose();
     this.bar.hidden = true;
