@@ -238,8 +238,8 @@ class StepsScene(Scene):
         # and the targets a reader tries lie in front of it, so the box holds the chain's height, the
         # side it curls to and a little of the other (a step may swing a bone there): not the whole
         # sphere of its reach, which would draw the chain a quarter of the view's height. In space the
-        # box is as shallow as the start pose and the default target allow: its depth, seen in
-        # perspective, draws its near corners larger than the chain and takes height from it.
+        # box is as shallow as the opening traces allow: its depth, seen in perspective, draws its near
+        # corners larger than the chain and takes height from it.
         if self.params["planar"]:
             return {"min": [-0.2 * REACH, 0.0, -0.05], "max": [0.85 * REACH, 1.02 * REACH, 0.05]}
-        return {"min": [-0.125 * REACH, 0.0, -0.025 * REACH], "max": [0.55 * REACH, 1.02 * REACH, 0.35 * REACH]}
+        return {"min": [-0.2 * REACH, 0.0, -0.025 * REACH], "max": [0.62 * REACH, 1.02 * REACH, 0.41 * REACH]}

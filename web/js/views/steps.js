@@ -25,7 +25,7 @@ const $ = (id) => document.getElementById(id);
  * box holds the target in front of the chain's plane: seen through a wide lens its near corners, drawn large,
  * would set the fit and leave the chain itself half the view's height.
  */
-const FOV = 14;
+const FOV = 12;
 
 class StepsView extends SceneView {
   constructor(context) {
