@@ -90,8 +90,13 @@ class ArmScene(Scene):
     def bounds(self):
         # The pedestal's foot, the arm at rest, the pole and where the scripted target goes (its slowest
         # component has a period of 20 s).
+        # The points themselves come too (the foot's plate by its rim), each to be kept 0.1 inside the
+        # view: the box's corners, seen from its side, stand far outside what it holds, and on a narrow
+        # window (a phone held upright) fitting them draws the arm a third of the height.
         points = [(0.0, 0.0, 0.0), *ARM_POINTS, self.targets["pole"].position, *sampled(self.path, 60.0, 0.25)]
-        return box(points, 0.1)
+        plate = [(0.2 * math.cos(k * math.pi / 4), 0.0, 0.2 * math.sin(k * math.pi / 4)) for k in range(8)]
+        held = [*plate, *ARM_POINTS, self.targets["pole"].position, *sampled(self.path, 60.0, 1.0)]
+        return {**box(points, 0.1), "points": [list(p) for p in held], "pad": 0.1}
 
 
 def natural_hand(target, pole):

@@ -258,6 +258,23 @@ def test_on_a_phone_the_open_panel_leaves_the_hud_readable_and_the_crowds_hud_is
     assert round(rows) <= 4, (rows, page.text_content("#hud-text"))
 
 
+@pytest.mark.context(**PHONE)
+def test_on_a_phone_held_upright_the_arm_fills_the_height_its_overlays_leave(demo, site_server):
+    page = opened(demo, f"{site_server}#scene=arm")
+    demo.wait_frames(2)
+    project, state = projection(page)
+    arm = page.evaluate("ikDemo.pose()")["chains"][0]["world_positions"]
+    plate = [(0.3 * math.cos(k * math.pi / 4), 0.0, 0.3 * math.sin(k * math.pi / 4)) for k in range(8)]
+    xy = [project(p) for p in [*plate, *arm, state["targets"]["target"], state["targets"]["pole"]]]
+    boxes = page.evaluate(BOXES)
+    free = boxes["hint"][1] - boxes["hud"][3]
+    ys = [y for _, y in xy]
+    print(f"the arm (foot plate, joints, target, pole) drawn {max(ys) - min(ys):.0f} px tall of {free:.0f} free")
+    # (Fitted to the box of everything its target's path visits: 32% of the free height.)
+    assert max(ys) - min(ys) >= 0.55 * free, (xy, boxes)
+    assert all(0 <= x <= 390 and boxes["hud"][3] <= y <= boxes["hint"][1] for x, y in xy), (xy, boxes)
+
+
 EMBED_SCENES = ["arm", "tentacles", "spider", "race", "robot", "crowd", "steps"]
 
 

@@ -18,7 +18,8 @@ const _right = new THREE.Vector3();
 const _upv = new THREE.Vector3();
 const _c = new THREE.Vector3();
 const _k = new THREE.Vector3();
-const _corner = new Float64Array(24);
+let _corner = new Float64Array(24);
+let _count = 8;
 const _proj = new Float64Array(24);
 
 /** A small margin around the fitted box, as a fraction of the free region (each side), unless a view says. */
@@ -114,9 +115,21 @@ export class CameraRig {
     const lo = bounds.min;
     const hi = bounds.max;
     _c.set((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
-    // The box's corners in the camera's basis (right, up, towards the camera), from its centre.
-    for (let i = 0; i < 8; i++) {
-      _k.set(i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]).sub(_c);
+    // What must fit, in the camera's basis (right, up, towards the camera), from the box's centre: the
+    // box's corners, or, where the box lists the points it holds, the corners of a small cube (`pad`)
+    // about each of them (tighter: seen from its side a box's corners stand far outside its content).
+    const points = bounds.points ?? null;
+    _count = points ? 8 * points.length : 8;
+    if (_corner.length < 3 * _count) _corner = new Float64Array(3 * _count);
+    for (let i = 0; i < _count; i++) {
+      const j = i & 7;
+      if (points) {
+        const p = points[i >> 3];
+        const pad = bounds.pad ?? 0;
+        _k.set(p[0] + (j & 1 ? pad : -pad), p[1] + (j & 2 ? pad : -pad), p[2] + (j & 4 ? pad : -pad)).sub(_c);
+      } else {
+        _k.set(j & 1 ? hi[0] : lo[0], j & 2 ? hi[1] : lo[1], j & 4 ? hi[2] : lo[2]).sub(_c);
+      }
       _corner[3 * i] = _k.dot(_right);
       _corner[3 * i + 1] = _k.dot(_upv);
       _corner[3 * i + 2] = _k.dot(_dir);
@@ -125,7 +138,7 @@ export class CameraRig {
     // (x - sx) / ((d - z) tanH): for each d the shifts that keep every corner inside the region form an
     // interval; the smallest d with both intervals non-empty fits the box. Bisection on d.
     let near = 0;
-    for (let i = 0; i < 8; i++) near = Math.max(near, _corner[3 * i + 2]);
+    for (let i = 0; i < _count; i++) near = Math.max(near, _corner[3 * i + 2]);
     let a = near + 1e-3;
     let b = near + 1e4;
     for (let it = 0; it < 60; it++) {
@@ -140,7 +153,7 @@ export class CameraRig {
   /** Whether shifts exist that fit every corner at distance `d`; if so, the middle ones in _proj[0..1]. */
   shifts(d, xl, xr, yb, yt, tanH, tanV) {
     let xlo = -Infinity, xhi = Infinity, ylo = -Infinity, yhi = Infinity;
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < _count; i++) {
       const depth = d - _corner[3 * i + 2];
       const x = _corner[3 * i];
       const y = _corner[3 * i + 1];

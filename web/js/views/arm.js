@@ -99,7 +99,7 @@ class ArmView extends SceneView {
         chosen = direction;
         if (free.h > free.w) {
           let best = this.context.camera.distance(bounds, direction, insets);
-          for (const degrees of [-30, 30, -55, 55]) {
+          for (const degrees of [-30, 30, -55, 55, -90]) {
             const turned = turnAboutUp(direction, THREE.MathUtils.degToRad(degrees));
             const d = this.context.camera.distance(bounds, turned, insets);
             if (d < 0.97 * best) { best = d; chosen = turned; }
