@@ -340,3 +340,36 @@ def test_a_shared_link_shows_a_card(demo, site_server):
 
     image = Image.open(io.BytesIO(response.body()))
     assert image.size == (int(meta["og:image:width"]), int(meta["og:image:height"])) == (1200, 630)
+
+
+
+# The open panel scrolled to its end (every scrolling box in it), then its last row: where it is, and
+# whether a click at its middle lands on it (nothing covers it).
+LAST_ROW = """() => {
+  const gui = document.getElementById('gui');
+  for (const e of [gui, ...gui.querySelectorAll('*')]) if (e.scrollHeight > e.clientHeight + 1) e.scrollTop = e.scrollHeight;
+  const rows = [...gui.querySelectorAll('.lil-controller, #quality-note')].filter((e) => e.getClientRects().length);
+  const row = rows[rows.length - 1];
+  const r = row.getBoundingClientRect();
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return {box: [r.left, r.top, r.right, r.bottom], text: row.textContent, hit: Boolean(hit && row.contains(hit)),
+          over: hit ? hit.id || hit.className : null};
+}"""
+
+
+@pytest.mark.context(**EMBED)
+@pytest.mark.parametrize("scene", ["arm", "steps", "race", "crowd", "robot", "tentacles", "playground"])
+def test_an_embeds_open_panel_scrolled_to_its_end_shows_its_last_row_whole_and_uncovered(demo, site_server,
+                                                                                           scene):
+    """In a 480x320 embed the panel's every row can be reached: scrolled to its end, the last row lies
+    inside the frame, and a click on it reaches it."""
+    page = opened(demo, f"{site_server}#embed=1&scene={scene}")
+    demo.wait_frames(1)
+    page.click("#embed-controls")
+    page.wait_for_timeout(300)
+    page.evaluate(LAST_ROW)
+    page.wait_for_timeout(100)  # a scroll's layout settles
+    last = page.evaluate(LAST_ROW)
+    left, top, right, bottom = last["box"]
+    assert 0 <= left and 0 <= top and right <= 480 and bottom <= 320, (scene, last)
+    assert last["hit"], (scene, last)
