@@ -37,10 +37,11 @@ def main():
                     sys.exit(f"[ikcore] error: the page did not load: {page.evaluate('ikDemo.state().error')}")
                 page.wait_for_timeout(100)
             # Sixty frames of the animation loop, as a reader's page draws them: the HUD then shows this
-            # renderer's own frame rate over them (a software one draws a few frames a second).
+            # renderer's own frame rate over them (a software one draws a few frames a second); a still
+            # scene (the steps scene, paused on its step) rests once drawn.
             # (Polled from here: the page's Content-Security-Policy refuses wait_for_function's eval.)
             deadline = time.monotonic() + 180
-            while page.evaluate("ikDemo.state().frame") < 62:
+            while page.evaluate("ikDemo.state().frame < 62 && !ikDemo.state().resting"):
                 if time.monotonic() > deadline:
                     sys.exit("[ikcore] error: the page drew fewer than 62 frames in 3 minutes")
                 page.wait_for_timeout(250)
