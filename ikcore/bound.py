@@ -27,6 +27,14 @@ from .tracker import Tracker
 _rotation_of = attrgetter("_rotation")
 
 
+def _same(a, b):
+    """Whether two solve requests are equal (values that cannot say, such as arrays, are not)."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 class BoundChain:
     """A chain hanging from a skeleton node; create with :meth:`Skeleton.add_chain
     <ikcore.skeleton.Skeleton.add_chain>`.
@@ -67,6 +75,9 @@ class BoundChain:
         self.solution = None
         # (rotations, frames) of the pose last framed from the nodes, while they hold it.
         self._framed = None
+        # (request, BoundTracker) of the last solve(): a call with the same method, pole and options
+        # goes on with its tracker (settings checked once, the null-space state kept).
+        self._tracked = None
         for node in nodes:
             node.chain = self
 
@@ -162,7 +173,11 @@ class BoundChain:
         IKError
             Any invalid input; the chain keeps its pose.
         """
-        return self.tracker(method, pole=pole, local=local, **options).solve_from(target, orientation, start)
+        request = (method, pole, local, options)
+        kept = self._tracked
+        if kept is None or not _same(kept[0], request):
+            kept = self._tracked = (request, self.tracker(method, pole=pole, local=local, **options))
+        return kept[1].solve_from(target, orientation, start)
 
     def tracker(self, method: str = "fabrik", *, pole: Vector3 | None = None, local: bool = False,
                 **options: object) -> "BoundTracker":
@@ -250,27 +265,28 @@ class BoundTracker:
     ['converged', 'converged', 'converged']
     """
 
-    __slots__ = ("bound", "local", "pole", "_trackers")
+    __slots__ = ("bound", "local", "pole", "tracker")
 
     def __init__(self, bound, method, pole=None, local=False, **options):
         check_bool(local, "local")
         self.bound = bound
         self.local = local
         self.pole = None if pole is None else check_point(pole, "pole")
-        # One Tracker per chain the bound chain may solve (with and without its limits).
-        self._trackers = {id(chain): Tracker(chain, method, pole=self.pole if local else None, **options)
-                          for chain in {id(bound._limited): bound._limited, id(bound._free): bound._free}.values()}
+        # One Tracker, which swaps the chain's limits off and on as the bound chain's are; both
+        # settings are checked now.
+        self.tracker = Tracker(bound.limited_chain, method, pole=self.pole if local else None, **options)
+        self.tracker.settings_for(False)
 
     @property
     def method(self):
         """The method every call uses."""
-        return self.settings.method
+        return self.tracker.method
 
     @property
     def settings(self):
         """The checked settings (:class:`ikcore.problem.Settings`) of the chain solved now (with or
         without its limits, as the bound chain is :attr:`~BoundChain.constrained`)."""
-        return self._trackers[id(self.bound.chain)].settings
+        return self.tracker.settings_for(self.bound.constrained)
 
     def __call__(self, target, orientation=None):
         return self.solve_from(target, orientation)
@@ -278,7 +294,8 @@ class BoundTracker:
     def solve_from(self, target, orientation=None, start=None):
         """Solve for ``target`` (see the class), from ``start`` rotations or the chain's current pose."""
         bound = self.bound
-        tracker = self._trackers[id(bound.chain)]
+        tracker = self.tracker
+        tracker.constrained = bound.constrained
         pole = self.pole
         placement = bound.parent_transform()
         if not self.local:

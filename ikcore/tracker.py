@@ -9,11 +9,16 @@ kinematics again). With secondary objectives it also keeps what their steps
 left at that pose (:attr:`~ikcore.problem.Outcome.secondary_state`): a pose that
 meets the target and where they had nothing left to gain, with their cost
 unchanged, costs no further steps.
+
+A tracker also owns the switch of its chain's joint limits off and on
+(:attr:`Tracker.constrained`): without them it solves the same chain free of
+limits, and back with them it clamps its pose into them first. A chain of a
+skeleton is tracked through one such tracker (:class:`ikcore.BoundTracker`).
 """
 
 from . import kinematics
 from .chain import Chain
-from .checks import check_rotations
+from .checks import check_bool, check_rotations
 from .hints import Quaternion, Rotations, Vector3
 from .problem import check_request, check_settings, check_target
 from .solution import Solution, solution_of
@@ -43,6 +48,7 @@ class Tracker:
     Attributes
     ----------
     settings : ikcore.problem.Settings
+        Those of the chain solved now: with its limits, or without them (:attr:`constrained`).
     pole : (x, y, z) or None
     frames : ikcore.kinematics.Frames or None
         The pose the next call starts from (``None``: the rest pose).
@@ -58,11 +64,15 @@ class Tracker:
     ['converged', 'converged', 'converged']
     """
 
-    __slots__ = ("settings", "pole", "frames", "solution", "secondary_state")
+    __slots__ = ("settings", "pole", "frames", "solution", "secondary_state", "_limited", "_free", "_options",
+                 "_constrained")
 
     def __init__(self, chain: Chain, method: str = "fabrik", *, pole: Vector3 | None = None,
                  start: Rotations | None = None, **options: object) -> None:
-        self.settings = check_settings(chain, method, **options)
+        self.settings = self._limited = check_settings(chain, method, **options)
+        self._free = None if chain.limited else self._limited
+        self._options = options
+        self._constrained = True
         self.pole = None if pole is None else check_target(chain, pole, "pole")
         self.solution = None
         self.reset(start)
@@ -92,6 +102,31 @@ class Tracker:
             self.frames = None
         else:
             self.frames = kinematics.pose_of(chain, check_rotations(rotations, chain.size, "start"))
+
+    def settings_for(self, constrained):
+        """The settings with the chain's limits, or without them (made and checked on first need)."""
+        if constrained:
+            return self._limited
+        if self._free is None:
+            self._free = check_settings(self._limited.chain.free(), self._limited.method, **self._options)
+        return self._free
+
+    @property
+    def constrained(self) -> bool:
+        """Whether calls respect the chain's joint limits (default True). Switched on, the pose the
+        next call starts from is clamped into them."""
+        return self._constrained
+
+    @constrained.setter
+    def constrained(self, value: bool) -> None:
+        if check_bool(value, "constrained") == self._constrained:
+            return
+        self._constrained = value
+        self.settings = self.settings_for(value)
+        self.secondary_state = None
+        chain = self.settings.chain
+        if value and self.frames is not None:
+            self.frames = kinematics.pose_of(chain, chain.clamp(self.frames.rotations))
 
     @property
     def method(self):

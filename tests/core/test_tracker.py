@@ -101,3 +101,45 @@ def test_scenes_make_their_trackers_again_when_their_settings_change():
     scene.set_params(constraints=False)
     scene.step(1 / 60)
     assert all(not limb.bound.constrained and limb.solution is limb.bound.solution for limb in scene.limbs)
+
+def test_a_tracker_swaps_its_chain_s_limits_off_and_on():
+    """Off, a Tracker solves as one made on the chain without limits; back on, it starts from its pose
+    clamped into them and solves as one made on the chain with them, from that pose."""
+    _, bound = _leg()
+    chain = bound.limited_chain
+    track = ikcore.Tracker(chain, "fabrik", tolerance=1e-4)
+    assert track.constrained
+    targets = _targets(random.Random(11), 12)
+    free = ikcore.Tracker(chain.free(), "fabrik", tolerance=1e-4)
+    track.constrained = False
+    assert not track.constrained and track.settings.chain.size == chain.size and not track.settings.chain.limited
+    for target in targets:
+        _same(track(target), free(target))
+    # A pose outside the limits (the last free solve's, most likely): clamped on the way back.
+    outside = max(chain.violations(track.frames.rotations))
+    track.constrained = True
+    assert max(chain.violations(track.frames.rotations)) <= 1e-12
+    limited = ikcore.Tracker(chain, "fabrik", tolerance=1e-4, start=chain.clamp(free.frames.rotations))
+    for target in targets:
+        _same(track(target), limited(target))
+        assert max(chain.violations(track.frames.rotations)) <= 1e-12
+    assert outside > 1e-3, "the free solves never left the limits: the clamp went untested"
+    with pytest.raises(ikcore.IKError, match="constrained"):
+        track.constrained = 1
+
+
+def test_a_bound_chain_s_solve_goes_on_with_one_tracker_while_its_request_is_the_same():
+    """Repeated solve() calls with the same method, pole and options are those of one tracker (the
+    null-space state kept between them), and a changed request starts a new one."""
+    _, mine = _leg(joints=False)
+    _, theirs = _leg(joints=False)
+    options = {"tolerance": 1e-4, "max_iterations": 40, "secondary": [ikcore.TowardRest(0.5)]}
+    track = theirs.tracker("dls", local=True, **options)
+    rng = random.Random(3)
+    for target in _targets(rng, 20):
+        _same(mine.solve(target, "dls", local=True, **options), track(target))
+    first = mine._tracked[1]
+    mine.solve((0.5, 0.2, 0.0), "dls", local=True, **options)
+    assert mine._tracked[1] is first
+    mine.solve((0.5, 0.2, 0.0), "pseudo_inverse", local=True, **options)
+    assert mine._tracked[1] is not first
