@@ -119,6 +119,8 @@ class Bridge:
             return json.dumps(self.info())
         if name == "layout":
             return json.dumps(self.info())
+        if name == "state":
+            return json.dumps(self.scene.state())
         if name == "query":
             # A question the state leaves out (the steps scene's trace); the scene checks the name.
             return json.dumps(self.scene.query(args.get("name")))
@@ -162,10 +164,14 @@ class Bridge:
             if type(megabytes) is not int or not 1 <= megabytes <= 512:
                 raise ValueError(f"grow_memory takes megabytes, an integer in [1, 512], got {megabytes!r}")
             bytearray(megabytes << 20)
-        elif name != "state":
+        else:
             raise ValueError(f"unknown command {name!r}")
         self.refit()
-        return json.dumps(self.scene.state())
+        state = self.scene.state()
+        # The buffer holds the scene as it now is (refit wrote it): the page puts its chains into the
+        # world again before anything reads it.
+        state["written"] = True
+        return json.dumps(state)
 
 
 def health():

@@ -121,6 +121,12 @@ function drawFrame(buf, dt, now, render) {
   demo.links.follow(now);
 }
 
+// A command's answer written into the frame (a target placed, a step chosen): into the world, as a frame's.
+// A new layout (a new buffer) is shown anew instead (applied, below).
+loop.onWritten = (answer) => {
+  if (demo.layout && (answer.revision ?? 0) === (demo.layout.revision ?? 0)) toWorld(loop.buf, demo.layout);
+};
+
 loop.onFirstFrame = () => {
   boot.done();
   $("hud").hidden = false;

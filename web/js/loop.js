@@ -50,6 +50,7 @@ export class Loop {
     this.view = null;          // the frame: a Float64Array view of Python's array('d')
     this.pybuf = null;         // the PyBuffer under it, released when a new one is taken
     this.onFirstFrame = null;
+    this.onWritten = null;     // (answer) => void: Python wrote the frame in answer to a command
     this.onStop = null;
     this.still = () => false;  // whether the scene shown stands still (set by the page: its view says)
     this.awakeFrames = WAKE_FRAMES;
@@ -89,13 +90,18 @@ export class Loop {
   command(name, args) {
     this.running();
     if (!READS.has(name)) this.wake();
+    let result;
     try {
-      return JSON.parse(this.py.command(name, JSON.stringify(args)));
+      result = JSON.parse(this.py.command(name, JSON.stringify(args)));
     } catch (error) {
       // A refused value (ikcore.IKError, a ValueError) is said in its own words, without the exception's
       // module path: the reader sees "step must be in [0, 2] ...", not "ikcore.errors.IKError: step ...".
       throw new Error(shortMessage(error).replace(/^(?:[\w.]+\.)?(?:IKError|ValueError|TypeError): /, ""));
     }
+    // A change Python wrote into the frame at once (its answer says so): the page takes it as it takes a
+    // frame's (the chains into the world), so what reads the frame next sees the change.
+    if (result?.written && this.onWritten) this.onWritten(result);
+    return result;
   }
 
   /** The current scene's frame (a Float64Array), taken again if the memory under it grew. */
