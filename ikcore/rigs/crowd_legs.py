@@ -15,7 +15,8 @@ planar leg. Per frame, for every leg of every walker:
    ``(|l_xz|, l_y, 0)``.
 3. **The planar solve.** All the legs' targets go to one call of the planar
    two_bone kernel (:class:`ikcore.solvers.two_bone.planar.PlanarLeg`), warm
-   from the last frame's angles, with the spider's pole above the knee.
+   from the last frame's angles, with the spider's pole above the knee: the
+   legs are tracked together (:class:`~ikcore.solvers.two_bone.leg_tracker.LegTracker`).
 
 What comes out, per leg, is three angles: the coxa's yaw, the femur's and the
 tibia's (from rest, about the coxa's z axis). With the rig's geometry
@@ -26,8 +27,7 @@ from them, and Python works out no leg's world transform.
 import math
 
 from ..chain import Chain
-from ..constraints import Hinge
-from ..solvers.two_bone.planar import LegResults, planar_leg
+from ..solvers.two_bone.leg_tracker import LegTracker
 from .spider import COXA, LEG_POINTS, POLE, YAW_RANGE, leg_joints
 
 
@@ -58,32 +58,34 @@ class CrowdLegs:
         self.bases = [base for _, base, _ in mounts]
         self._mounts = tuple(zip(self.hips, self.bases))
         self.per_walker = len(self.hips)
-        #: The leg's chain with the spider's limits, and with free hinges (limits off); the kernel of each.
-        self.chains = {True: Chain(LEG_POINTS, leg_joints()),
-                       False: Chain(LEG_POINTS, [Hinge((0.0, 0.0, 1.0))] * 2)}
-        self.kernels = {key: planar_leg(chain) for key, chain in self.chains.items()}
-        self.reach = self.chains[True].reach
-        self.count = 0
-        self.xs, self.ys, self.zs = [], [], []
-        self.yaw, self.femur, self.tibia = [], [], []
+        #: The planar legs, tracked together (their chains with and without the limits, their kernels).
+        self.tracked = LegTracker(Chain(LEG_POINTS, leg_joints()), pole=POLE, points=False)
+        self.chains, self.kernels, self.reach = self.tracked.chains, self.tracked.kernels, self.tracked.reach
+        # The tracker's lists themselves, by the names the crowd gives them (resized in place).
+        self.xs, self.ys, self.zs = self.tracked.targets
+        self.femur, self.tibia = self.tracked.angles
+        self.poles = self.tracked.poles
+        self.yaw = []
         self.strain = []
-        self.poles = ([], [], [])
-        self.results = LegResults(0, points=False)
+
+    @property
+    def count(self):
+        """The number of legs."""
+        return self.tracked.count
+
+    @property
+    def results(self):
+        """The last solve's :class:`~ikcore.solvers.two_bone.planar.LegResults`."""
+        return self.tracked.results
 
     def resize(self, walkers):
         """Lay the lists out for ``walkers`` walkers: kept angles for the legs kept, rest for new ones."""
         count = self.per_walker * walkers
-        for column in (self.xs, self.ys, self.zs, self.yaw, self.femur, self.tibia, *self.poles):
-            del column[count:]
-        for n in range(self.count, count):
-            for column in (self.xs, self.ys, self.zs, self.yaw, self.femur, self.tibia):
-                column.append(0.0)
-            for column, value in zip(self.poles, POLE):
-                column.append(value)
+        self.tracked.resize(count)
+        del self.yaw[count:]
+        self.yaw += [0.0] * (count - len(self.yaw))
         del self.strain[walkers:]
         self.strain += [0.0] * (walkers - len(self.strain))
-        self.count = count
-        self.results = LegResults(count, points=False)
 
     def aim(self, walkers, bodies, gait, clamp):
         """Steps 1 and 2 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
@@ -126,9 +128,8 @@ class CrowdLegs:
     def solve(self, tolerance, constrained):
         """Step 3: every leg in one call of the planar kernel; ``tolerance`` is relative to the leg's
         reach. Returns the number of legs that converged."""
-        self.kernels[constrained].solve(self.count, (self.xs, self.ys, self.zs), self.poles,
-                                        (self.femur, self.tibia), tolerance * self.reach, self.results)
-        return self.results.status.count(0)
+        self.tracked.constrained = constrained
+        return self.tracked.solve(tolerance * self.reach)
 
     def rig(self):
         """The leg's geometry for whoever poses legs from the angles (JSON-ready): per leg of a walker

@@ -36,7 +36,7 @@ from ..constraints import Hinge
 from ..errors import IKError
 from ..skeleton import Skeleton
 from ..solution import STATUSES
-from ..solvers.two_bone.planar import LegResults, planar_leg
+from ..solvers.two_bone.leg_tracker import LegTracker
 from .gait import Gait
 from .scene import BODY, Limb, Scene, Target
 from .terrain import Terrain
@@ -184,16 +184,12 @@ class SpiderScene(Scene):
         self._pose_body(0.0)
         for i in range(8):
             self._aim(i)
-        # The legs solved together under two_bone: their shape, and flat arrays of targets, poles,
-        # angles and results (ikcore.solvers.two_bone.planar).
+        # The legs solved together under two_bone with their limits: eight planar legs of one shape.
         first = self.limbs[0].bound.limited_chain
-        self._planar = planar_leg(first)
         self._hip, self._knee = first.joints
         self._reach = first.reach
-        self._batch_targets = ([0.0] * 8, [0.0] * 8, [0.0] * 8)
-        self._batch_poles = tuple([c] * 8 for c in POLE)
-        self._batch_angles = ([0.0] * 8, [0.0] * 8)
-        self._batch_out = LegResults(8)
+        self._legs_tracked = LegTracker(first, pole=POLE)
+        self._legs_tracked.resize(8)
 
     # -- steering ------------------------------------------------------------------------------
 
@@ -418,20 +414,18 @@ class SpiderScene(Scene):
         # two_bone with the limits: the eight legs at once, as planar legs (ikcore.solvers.two_bone.planar).
         lap = self._lap
         t0 = time.perf_counter() if lap is None else lap
-        xs, ys, zs = self._batch_targets
-        for k, leg in enumerate(self._legs):
+        legs = self._legs_tracked
+        xs, ys, zs = legs.targets
+        hips, knees = legs.angles
+        for k, (leg, limb) in enumerate(zip(self._legs, self.limbs)):
             xs[k], ys[k], zs[k] = self._aim_leg(leg, origin, q, m, clamp)
-        angles = self._batch_angles
-        for k, limb in enumerate(self.limbs):
+            # Each leg starts from its chain's pose (another method may have posed it since).
             femur, tibia = limb.bound.rotations
-            angles[0][k], angles[1][k] = self._hip.angle(femur), self._knee.angle(tibia)
-        out = self._batch_out
-        self._planar.solve(8, self._batch_targets, self._batch_poles, angles, self.params["tolerance"] * self._reach,
-                           out)
+            hips[k], knees[k] = self._hip.angle(femur), self._knee.angle(tibia)
+        legs.solve(self.params["tolerance"] * self._reach)
+        out = legs.results
         for k, limb in enumerate(self.limbs):
-            knee = (out.knees[0][k], out.knees[1][k], out.knees[2][k])
-            tip = (out.tips[0][k], out.tips[1][k], out.tips[2][k])
-            limb.bound.take_frames(self._planar.frames(angles[0][k], angles[1][k], knee, tip))
+            limb.bound.take_frames(legs.frames(k))
             limb.result = (STATUSES[out.status[k]], out.errors[k], 1)
             limb.solution = None
         if lap is not False:

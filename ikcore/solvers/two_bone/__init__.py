@@ -179,10 +179,14 @@ class Triangle:
             k = across(sub(pole, chain.points[0]), u)
             if norm(k) > eps:
                 return unit(k)
+        # A pose counts as straight where its bones' cross product is below eps times the upper
+        # bone's length (a bend of about 1e-9 radians): rounding leaves a straight pose a cross
+        # product of some 1e-16 of it, whose sign must not choose the side.
+        straight = eps * chain.lengths[0]
         for pose in (start.points, chain.points):
             root, knee, tip = pose
             normal = across(cross(sub(knee, root), sub(tip, root)), u)
-            if norm(normal) > eps * eps:
+            if norm(normal) > straight:
                 return unit(cross(u, normal))
             if pose is start.points:
                 k = across(sub(knee, root), u)

@@ -126,7 +126,7 @@ def _side(chain, u, poles, starts, handed):
         normal = _across(cross(points[:, 1] - points[:, 0], points[:, 2] - points[:, 0]), u[todo])
         plane, n = _unit(normal)
         side[todo] = _unit(cross(u[todo], plane))[0]
-        lost = np.flatnonzero(todo)[~(n > eps * eps)]
+        lost = np.flatnonzero(todo)[~(n > eps * chain.lengths[0])]
         handed[lost] = True
     return side
 

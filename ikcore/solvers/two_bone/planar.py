@@ -453,7 +453,7 @@ class PlanarLeg:
             tip = (knee[0] + self.l2 * cos(c), knee[1] + self.l2 * sin(c), 0.0)
             # The bend plane's normal is along the axis, with the sign of knee x tip.
             normal = across((0.0, 0.0, knee[0] * tip[1] - knee[1] * tip[0]), u)
-            if norm(normal) > eps * eps:
+            if norm(normal) > eps * self.l1:
                 return unit(cross(u, normal))[:2]
             if a == t0 and b == t1:
                 k = across(knee, u)
