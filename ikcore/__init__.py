@@ -7,6 +7,7 @@ The public API, on one screen::
     t = ikcore.trace(chain, target, method="ccd", ...); t.steps           # the same solve, step by step
     sol = ikcore.solve(arm, p, "dls", orientation=R, secondary=[ikcore.AwayFromLimits()])  # redundancy spent
     track = ikcore.Tracker(chain, "fabrik", pole=p); sol = track(target)  # every frame, warm
+    legs = ikcore.LegTracker(leg); legs.resize(800); legs.solve(tol)     # many planar legs, every frame
     batch = ikcore.solve_batch(chain, targets, method="two_bone", ...)    # K copies at once
     skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
     sol = leg.solve(target) ; track = leg.tracker("two_bone", pole=p, local=True)
@@ -39,6 +40,7 @@ from .pose import dump_pose, load_pose
 from .skeleton import Node, Skeleton
 from .solution import STATUSES, Solution
 from .solve import METHODS, solve
+from .solvers.two_bone.leg_tracker import LegTracker
 from .trace import Step, Trace, trace
 from .tracker import Tracker
 
@@ -56,6 +58,7 @@ __all__ = [
     "Frames",
     "Hinge",
     "IKError",
+    "LegTracker",
     "METHODS",
     "Node",
     "Objective",

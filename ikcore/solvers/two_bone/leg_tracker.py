@@ -51,9 +51,8 @@ class LegTracker:
     Examples
     --------
     >>> import ikcore
-    >>> from ikcore.solvers.two_bone.leg_tracker import LegTracker
     >>> leg = ikcore.Chain([(0, 0, 0), (1, 0, 0), (2, 0, 0)], [ikcore.Hinge((0, 0, 1), -90, 90)] * 2)
-    >>> legs = LegTracker(leg)
+    >>> legs = ikcore.LegTracker(leg)
     >>> legs.resize(2)
     >>> legs.targets[0][:], legs.targets[1][:] = [1.5, 1.0], [0.5, -1.0]  # the xs, the ys
     >>> legs.solve(1e-6), [round(a, 3) for a in legs.angles[1]]  # both met; the knees' angles
