@@ -4,11 +4,14 @@ import math
 from collections.abc import Sequence
 
 from . import kinematics
-from .checks import check_per_joint, check_points, check_rotations
+from .checks import check_float, check_per_joint, check_points, check_quaternion, check_rotations
 from .constraints import Constraint
 from .errors import IKError
-from .hints import Point, Rotations, Vector3
-from .plan import Plan
+from .hints import Point, Quaternion, Rotations, Vector3
+from .plan import HINGE, Plan, hinge_angle
+from .rotation import IDENTITY, from_axis_angle, multiply
+from .transforms import from_quaternion, to_matrix4
+from .urdf import read_urdf
 
 #: Largest coordinate a chain's rest points may have, and largest reach: the solvers square
 #: distances and sum such squares, which must stay finite (``(1e150)^2 = 1e300``).
@@ -54,6 +57,11 @@ class Chain:
     plan : Plan
         What the solvers derive from the chain (:class:`ikcore.plan.Plan`): its joints sorted by
         kind, made with the chain; the rest pose and each method's layout, made at their first use.
+    joint_names : tuple of str or None
+        The joints' names (a chain from a URDF: its moving joints, base first).
+    tip_rotation : (w, x, y, z)
+        The rotation, at rest, of the frame a pose target is given for (:func:`ikcore.solve`):
+        the identity unless given (a chain from a URDF: the tip link's or tool's frame).
 
     Raises
     ------
@@ -74,9 +82,10 @@ class Chain:
     """
 
     __slots__ = ("points", "offsets", "directions", "lengths", "reach", "min_reach", "joints", "size", "limited",
-                 "plan")
+                 "plan", "joint_names", "tip_rotation")
 
-    def __init__(self, points: Sequence[Vector3], joints: Sequence[Constraint | None] | None = None) -> None:
+    def __init__(self, points: Sequence[Vector3], joints: Sequence[Constraint | None] | None = None, *,
+                 joint_names: Sequence[str] | None = None, tip_rotation: Quaternion | None = None) -> None:
         pts = check_points(points, "Chain points")
         for i, p in enumerate(pts):
             if max(abs(c) for c in p) > LARGEST:
@@ -101,7 +110,61 @@ class Chain:
         self.min_reach = max(0.0, 2.0 * max(lengths) - reach)
         self.size = n
         self.limited = any(c is not None for c in self.joints)
+        self.joint_names = None if joint_names is None else _check_names(joint_names, n)
+        self.tip_rotation = IDENTITY if tip_rotation is None else check_quaternion(tip_rotation, "tip_rotation")
         self.plan = Plan(self)
+
+    @classmethod
+    def from_urdf(cls, source: str, base_link: str, tip_link: str, *, tool: object = None) -> "Chain":
+        """The chain of a URDF robot's joints from ``base_link`` down to ``tip_link``.
+
+        Parameters
+        ----------
+        source : str, bytes or path
+            The URDF: its XML text, or the path of a file. Plain URDF only: xacro is
+            out of scope (expand it first with ``xacro``), and a xacro file is refused.
+        base_link, tip_link : str
+            The link the chain hangs from (its frame is the chain's frame, Z up as
+            URDF is) and the link whose frame a pose target is for.
+        tool : 4x4 matrix or (position, (w, x, y, z)), optional
+            A tool frame in the tip link's frame: the target is then the tool point's.
+
+        Returns
+        -------
+        Chain
+            One :class:`~ikcore.Hinge` per revolute or continuous joint (fixed joints
+            folded into the offsets), with its URDF limits; rest pose all joints at 0;
+            :attr:`joint_names` in order from the base; :attr:`tip_rotation` the tip
+            frame's rotation at rest. A hinge's angle is the URDF joint value.
+
+        Raises
+        ------
+        IKError
+            Whatever the file holds that a chain cannot take, naming the element and
+            its line: malformed XML, a missing link or attribute, a non-finite number,
+            an unknown joint type, a loop, a mimic joint, a tip not under the base; a
+            prismatic, floating or planar joint on the path (sliding joints are not
+            supported yet).
+
+        Examples
+        --------
+        >>> import ikcore
+        >>> urdf = '''<robot name="two">
+        ...   <link name="base"/> <link name="upper"/> <link name="tip"/>
+        ...   <joint name="shoulder" type="revolute"> <parent link="base"/> <child link="upper"/>
+        ...     <axis xyz="0 0 1"/> <limit lower="-1.5" upper="1.5" effort="1" velocity="1"/> </joint>
+        ...   <joint name="elbow" type="continuous"> <parent link="upper"/> <child link="tip"/>
+        ...     <origin xyz="1 0 0"/> <axis xyz="0 0 1"/> </joint>
+        ... </robot>'''
+        >>> chain = ikcore.Chain.from_urdf(urdf, "base", "tip", tool=((0.5, 0, 0), (1, 0, 0, 0)))
+        >>> chain.joint_names, chain.points
+        (('shoulder', 'elbow'), ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.5, 0.0, 0.0)))
+        """
+        robot = read_urdf(source, base_link, tip_link, tool)
+        try:
+            return cls(robot.points, robot.joints, joint_names=robot.names, tip_rotation=robot.tip_rotation)
+        except IKError as error:
+            raise IKError(f"the URDF's joints from {base_link!r} to {tip_link!r} make no chain: {error}") from None
 
     def __len__(self):
         return self.size
@@ -116,7 +179,9 @@ class Chain:
 
     def free(self) -> "Chain":
         """The same chain without its joint limits."""
-        return self if not self.limited else Chain(self.points)
+        if not self.limited:
+            return self
+        return Chain(self.points, joint_names=self.joint_names, tip_rotation=self.tip_rotation)
 
     def forward(self, rotations: Rotations) -> list[Point]:
         """Forward kinematics: the ``N + 1`` points for local ``rotations`` (checked).
@@ -129,6 +194,32 @@ class Chain:
     def world_rotations(self, rotations: Rotations) -> list[tuple[float, float, float, float]]:
         """Each bone's world rotation ``R_i = q_0 ... q_i`` for local ``rotations`` (checked)."""
         return kinematics.frames(self, check_rotations(rotations, self.size))[0]
+
+    def joint_values(self, rotations: Rotations) -> tuple[float | None, ...]:
+        """Each hinge's angle (radians, the URDF joint value for a chain from a URDF) in local
+        ``rotations``, within its range where the rotation is; ``None`` for a joint that is not a
+        :class:`~ikcore.Hinge`."""
+        rotations = check_rotations(rotations, self.size)
+        return tuple(hinge_angle(joint, q) if joint.kind == HINGE else None
+                     for joint, q in zip(self.plan.joints, rotations))
+
+    def rotations_of(self, joint_values: Sequence[float]) -> list[tuple[float, float, float, float]]:
+        """The local rotations that turn each hinge by its value in ``joint_values`` (radians, one
+        per joint, every joint a :class:`~ikcore.Hinge`); not clamped into the limits."""
+        values = check_per_joint(joint_values, self.size, "joint_values", "angles")
+        out = []
+        for i, (joint, value) in enumerate(zip(self.plan.joints, values)):
+            if joint.kind != HINGE:
+                raise IKError(f"joint {i} is not a Hinge: it has no single joint value")
+            out.append(from_axis_angle(joint.axis, check_float(value, f"joint_values[{i}]")))
+        return out
+
+    def tip_pose(self, rotations: Rotations) -> tuple[tuple[float, float, float, float], ...]:
+        """The tip frame's pose for local ``rotations``, as a 4x4 homogeneous matrix (four rows) in
+        the chain's frame: the last point, and the last bone's world rotation times
+        :attr:`tip_rotation` (for a chain from a URDF, the tip link's or tool's frame)."""
+        worlds, points = kinematics.frames(self, check_rotations(rotations, self.size))
+        return to_matrix4((from_quaternion(multiply(worlds[-1], self.tip_rotation)), points[-1]))
 
     def clamp(self, rotations: Rotations) -> list[tuple[float, float, float, float]]:
         """``rotations`` with each joint's limits applied (unit quaternions in, unchecked)."""
@@ -146,6 +237,13 @@ class Chain:
         """Whether some pose of the chain without limits puts the effector on ``point``: its
         distance from the root lies within ``[min_reach, reach]``."""
         return self.min_reach <= math.dist(point, self.points[0]) <= self.reach
+
+
+def _check_names(names, n):
+    names = check_per_joint(names, n, "Chain joint_names", "names")
+    if not all(isinstance(name, str) for name in names):
+        raise IKError(f"Chain joint_names must be strings, got {names!r}")
+    return tuple(names)
 
 
 def _check_joints(joints, n):

@@ -17,6 +17,7 @@ from .errors import IKError
 from .objectives import TowardRest, check_objectives
 from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS
 from .solvers import method as method_module
+from .targets import is_pose, read_target
 
 
 class Settings:
@@ -288,15 +289,20 @@ def _check_secondary(method, module, secondary):
 def check_request(settings, target, start=None, orientation=None, pole=None):
     """Check what changes from one solve to the next into a :class:`Problem`.
 
+    ``target``: a point, or a pose for the chain's tip frame (:mod:`ikcore.targets`).
     ``start``: rotations (checked, made unit, put within the limits) or
     :class:`~ikcore.kinematics.Frames` taken as they are (a previous
     Solution's, which are unit and limited already); ``None`` for the rest pose.
     """
     chain = settings.chain
+    pose = not (type(target) is tuple and len(target) == 3) and is_pose(target)
+    if pose:
+        target, orientation = read_target(chain, target, orientation)
     target = check_vector(target, "target")
     if orientation is not None:
         if not getattr(settings.module, "ORIENTATION", False):
-            raise IKError(f"method {settings.method!r} takes no orientation target; use one of "
+            given = "pose target (a pose holds an orientation)" if pose else "orientation target"
+            raise IKError(f"method {settings.method!r} takes no {given}; use one of "
                           f"{', '.join(ORIENTATION_METHODS)}")
         orientation = check_quaternion(orientation, "orientation")
     if pole is not None:

@@ -40,6 +40,10 @@ class Solution:
         The starting error, then the error after each iteration; the last
         entry is ``error``.
     method : str
+    joint_values : tuple of float
+        Each hinge's angle, radians (see :attr:`joint_values`).
+    pose : 4x4 tuple
+        The tip frame's pose (see :attr:`pose`).
     frames : Frames
         The pose in the chain's own frame: rotations, world rotations and points
         (:class:`ikcore.kinematics.Frames`); a warm start takes it as it is. Read
@@ -55,10 +59,12 @@ class Solution:
     """
 
     __slots__ = ("frames", "placement", "_positions", "_rotations", "status", "iterations", "error",
-                 "orientation_error", "errors", "method")
+                 "orientation_error", "errors", "method", "chain")
 
-    def __init__(self, frames, status, iterations, error, orientation_error, errors, method, placement=None):
+    def __init__(self, frames, status, iterations, error, orientation_error, errors, method, placement=None,
+                 chain=None):
         self.frames = frames
+        self.chain = chain
         self.placement = placement
         self._positions = self._rotations = None
         self.status = status
@@ -89,6 +95,20 @@ class Solution:
             points = self.frames.points
             self._positions = list(points) if self.placement is None else transform_points(points, *self.placement)
         return self._positions
+
+    @property
+    def joint_values(self):
+        """Each hinge's angle in radians (``None`` for a joint that is not a
+        :class:`~ikcore.Hinge`), in the chain's joint order: for a chain from a URDF the URDF's
+        joint values, fixed joints omitted (:meth:`ikcore.Chain.joint_values`)."""
+        return self.chain.joint_values(self.frames.rotations)
+
+    @property
+    def pose(self):
+        """The tip frame's pose as a 4x4 homogeneous matrix (four rows) in the chain's frame
+        (:meth:`ikcore.Chain.tip_pose`; for a chain from a URDF the tip link's or tool's frame in
+        the base link's)."""
+        return self.chain.tip_pose(self.frames.rotations)
 
     @property
     def converged(self):
@@ -139,4 +159,4 @@ def solution_of(problem, outcome, placement=None):
     else:
         status = MAX_ITERATIONS
     return Solution(frames, status, outcome.iterations, error, orientation_error, errors,
-                    problem.settings.method, placement)
+                    problem.settings.method, placement, chain)

@@ -6,7 +6,8 @@ page relies on. The pieces: :mod:`~ikcore.rigs.terrain` (a seeded heightfield),
 (feet stepping in groups; :mod:`~ikcore.rigs.phase_gait` a
 crowd's, on a clock per walker), :mod:`~ikcore.rigs.frames` (the chains' frames in the
 page's buffer: :func:`to_world`), :mod:`~ikcore.rigs.panda` (a Panda-like 7-joint
-arm: :func:`panda`), and one module per scene. The playground's race, headless:
+arm: :func:`panda`), :mod:`~ikcore.rigs.urdf_arms` (the arms shipped as URDF files:
+:func:`urdf_arm`), and one module per scene. The playground's race, headless:
 :func:`race_solvers` (the reader's solvers against ikcore's methods on :func:`standard_targets`),
 its templates in :mod:`~ikcore.rigs.templates`.
 
@@ -17,6 +18,8 @@ The scene names and the statuses the page's shared array carries:
 ['arm', 'crowd', 'playground', 'race', 'robot', 'spider', 'steps', 'tentacles']
 >>> rigs.CHAIN_SCENES
 ('arm', 'tentacles', 'spider', 'race', 'robot', 'steps', 'playground')
+>>> sorted(rigs.URDF_ARMS)
+['panda', 'ur5_like']
 >>> rigs.STATUS_CODES
 ('converged', 'unreachable', 'max_iterations', 'stalled', 'running', 'error', 'invalid', 'timeout')
 """
@@ -27,6 +30,8 @@ from .paths import Hops, Lissajous, Spin, figure_eight
 from .solver_race import race_solvers, standard_targets
 from .scene import CHAIN_SCENES, SCENES, STATUS_CODES, Scene, make_scene
 from .terrain import Terrain
+from .urdf_arms import URDF_ARMS, urdf_arm
 
 __all__ = ["CHAIN_SCENES", "Hops", "Lissajous", "SCENES", "STATUS_CODES", "Scene", "Spin", "Terrain",
-           "figure_eight", "make_scene", "panda", "race_solvers", "standard_targets", "to_world"]
+           "URDF_ARMS", "figure_eight", "make_scene", "panda", "race_solvers", "standard_targets", "to_world",
+           "urdf_arm"]

@@ -77,4 +77,4 @@ def test_a_wrong_output_fails():
 
 def test_every_public_name_is_covered():
     assert {n for _, n in DOCUMENTED} | {n for _, n in CONSTANTS} == set(ikcore.__all__) | set(ikcore.rigs.__all__)
-    assert {n for _, n in CONSTANTS} == {"METHODS", "STATUSES", "SCENES", "CHAIN_SCENES", "STATUS_CODES"}
+    assert {n for _, n in CONSTANTS} == {"METHODS", "STATUSES", "SCENES", "CHAIN_SCENES", "STATUS_CODES", "URDF_ARMS"}
