@@ -1,13 +1,14 @@
 """A serial chain of bones: rest points and joint limits."""
 
 import math
+import os
 from collections.abc import Sequence
 
 from . import kinematics
 from .checks import check_float, check_per_joint, check_points, check_quaternion, check_rotations
 from .constraints import Constraint
 from .errors import IKError
-from .hints import Point, Quaternion, Rotations, Vector3
+from .hints import Frame, Point, Quaternion, Rotations, Vector3
 from .plan import HINGE, Plan, hinge_angle
 from .rotation import IDENTITY, from_axis_angle, multiply
 from .transforms import from_quaternion, to_matrix4
@@ -115,7 +116,7 @@ class Chain:
         self.plan = Plan(self)
 
     @classmethod
-    def from_urdf(cls, source: str, base_link: str, tip_link: str, *, tool: object = None) -> "Chain":
+    def from_urdf(cls, source: str | bytes | os.PathLike, base_link: str, tip_link: str, *, tool: Frame | None = None) -> "Chain":
         """The chain of a URDF robot's joints from ``base_link`` down to ``tip_link``.
 
         Parameters

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from .chain import Chain
-from .hints import Quaternion, Rotations, Vector3
+from .hints import Quaternion, Rotations, Target, Vector3
 from .kinematics import Frames
 from .objectives import Objective
 from .problem import check_request, settings_of
@@ -13,7 +13,7 @@ from .solvers import METHODS, ORIENTATION_METHODS
 __all__ = ["METHODS", "ORIENTATION_METHODS", "solve"]
 
 
-def solve(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotations | Frames | None = None,
+def solve(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotations | Frames | None = None,
           tolerance: float | None = None, max_iterations: int | None = None, orientation: Quaternion | None = None,
           orientation_tolerance: float | None = None, pole: Vector3 | None = None,
           secondary: Sequence[Objective] | None = None, **options: float) -> Solution:
@@ -22,9 +22,12 @@ def solve(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotat
     Parameters
     ----------
     chain : Chain
-    target : (x, y, z)
+    target : (x, y, z), 4x4 matrix, or (position, 3x3 rotation matrix)
         Position for the end effector, within :data:`ikcore.problem.FARTHEST`
-        of the root.
+        of the root; or a pose for the chain's tip frame (nested sequences or
+        numpy arrays), which asks its orientation too (:mod:`ikcore.targets`;
+        for a chain from a URDF, the tip link's or tool's pose in the base link's
+        frame). A pose target takes no ``orientation``.
     method : str
         One of :data:`METHODS`.
     start : list of N (w, x, y, z), or Frames, optional

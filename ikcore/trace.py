@@ -15,7 +15,7 @@ poses it keeps::
 from collections.abc import Sequence
 
 from .chain import Chain
-from .hints import Quaternion, Rotations, Vector3
+from .hints import Quaternion, Rotations, Target, Vector3
 from .kinematics import Frames
 from .objectives import Objective
 from .problem import check_request, check_settings
@@ -79,7 +79,7 @@ class Trace:
         return f"Trace({self.solution!r}, steps={len(self.steps)})"
 
 
-def trace(chain: Chain, target: Vector3, method: str = "fabrik", *, start: Rotations | Frames | None = None,
+def trace(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotations | Frames | None = None,
           tolerance: float | None = None, max_iterations: int | None = None, orientation: Quaternion | None = None,
           orientation_tolerance: float | None = None, pole: Vector3 | None = None,
           secondary: Sequence[Objective] | None = None, **options: float) -> Trace:

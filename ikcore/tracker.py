@@ -19,7 +19,7 @@ skeleton is tracked through one such tracker (:class:`ikcore.BoundTracker`).
 from . import kinematics
 from .chain import Chain
 from .checks import check_bool, check_rotations
-from .hints import Quaternion, Rotations, Vector3
+from .hints import Quaternion, Rotations, Target, Vector3
 from .problem import check_request, check_settings, check_target
 from .solution import Solution, solution_of
 
@@ -77,9 +77,10 @@ class Tracker:
         self.solution = None
         self.reset(start)
 
-    def __call__(self, target: Vector3, orientation: Quaternion | None = None) -> Solution:
+    def __call__(self, target: Target, orientation: Quaternion | None = None) -> Solution:
         """The Solution for ``target`` (and ``orientation``), started from :attr:`frames`, which
-        then hold its pose."""
+        then hold its pose. ``target`` may be a pose for the tip frame, a 4x4 matrix or a position
+        and a rotation matrix, as for :func:`ikcore.solve`."""
         return self.solve(target, orientation, self.pole)
 
     def solve(self, target, orientation, pole, placement=None):

@@ -9,6 +9,7 @@ from importlib import resources
 
 from ..chain import Chain
 from ..errors import IKError
+from ..hints import Frame
 
 #: Per arm: its file under ``ikcore/data``, its base link and its flange link.
 URDF_ARMS = {
@@ -24,7 +25,7 @@ def urdf_text(name: str) -> str:
     return (resources.files("ikcore") / "data" / URDF_ARMS[name][0]).read_text(encoding="utf-8")
 
 
-def urdf_arm(name: str, tip_link: str | None = None, *, tool: object = None) -> Chain:
+def urdf_arm(name: str, tip_link: str | None = None, *, tool: Frame | None = None) -> Chain:
     """The chain of the shipped arm ``name`` from its base link to ``tip_link`` (default its flange),
     with an optional ``tool`` frame (see :meth:`ikcore.Chain.from_urdf`).
 

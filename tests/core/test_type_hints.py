@@ -11,7 +11,8 @@ import ikcore
 #: The public callables: the functions of ``ikcore`` and the public methods of its classes a user calls.
 FUNCTIONS = [ikcore.solve, ikcore.trace, ikcore.solve_batch, ikcore.load_pose, ikcore.dump_pose]
 METHODS = {
-    ikcore.Chain: ["__init__", "forward", "world_rotations", "clamp", "violations", "distance_to", "reachable"],
+    ikcore.Chain: ["__init__", "forward", "world_rotations", "clamp", "violations", "distance_to", "reachable",
+                   "from_urdf", "joint_values", "rotations_of", "tip_pose"],
     ikcore.Hinge: ["__init__"],
     ikcore.BallSocket: ["__init__"],
     ikcore.Tracker: ["__init__", "__call__", "reset"],
