@@ -12,6 +12,8 @@ The public API, on one screen::
     skel = ikcore.Skeleton(); leg = skel.add_chain("leg", parent, points, joints)
     sol = leg.solve(target) ; track = leg.tracker("two_bone", pole=p, local=True)
     pose = ikcore.load_pose(json_text)                                   # the page's "Download pose"
+    robot = ikcore.Chain.from_urdf(urdf, "base_link", "tool0")           # a URDF's joints, Z up
+    sol = ikcore.solve(robot, pose_4x4, "dls"); sol.joint_values         # poses as matrices, radians
 
 Joint limits: :class:`Hinge`, :class:`BallSocket` (:mod:`ikcore.constraints`).
 Secondary objectives for the Jacobian methods, ``secondary=[...]``: :class:`TowardRest`,

@@ -40,7 +40,26 @@ def results():
                          "positions": [list(p) for p in sol.positions]})
         out["methods"][method] = rows
     out["traces"] = traces()
+    out["urdf"] = urdf()
     return out
+
+
+def urdf():
+    """The shipped Panda read from the wheel's data (URDF through xml.etree), solved for a 4x4 pose
+    by dls; and the message a bad URDF is refused with."""
+    from ikcore.rigs import urdf_arm
+
+    panda = urdf_arm("panda", "panda_hand_tcp")
+    target = panda.tip_pose(panda.rotations_of([0.1, -0.5, 0.2, -2.0, 0.3, 1.8, 0.4]))
+    solution = ikcore.solve(panda, target, method="dls", tolerance=1e-5)
+    try:
+        ikcore.Chain.from_urdf('<robot name="r">\n<link name="a">\n</robot>', "a", "b")
+        refused = None
+    except ikcore.IKError as exc:
+        refused = str(exc)
+    return {"points": [list(p) for p in panda.points], "status": solution.status,
+            "joint_values": list(solution.joint_values), "pose": [list(row) for row in solution.pose],
+            "refused": refused}
 
 
 def traces():

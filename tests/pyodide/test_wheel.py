@@ -94,3 +94,13 @@ def test_trace_matches_cpython(method, in_pyodide, in_cpython):
         assert b["caption"].split(" ")[:2] == a["caption"].split(" ")[:2]
         for p, q in zip(a["positions"], b["positions"]):
             assert math.dist(p, q) <= POSITION_TOLERANCE, (method, a["caption"], p, q)
+
+
+def test_a_urdf_loads_and_solves_in_pyodide_as_in_cpython(in_pyodide, in_cpython):
+    """xml.etree's parser and the wheel's data files are there in Pyodide: the shipped Panda loads,
+    a 4x4 target is met with the same joint values, and a malformed file is refused alike."""
+    ours, theirs = in_cpython["urdf"], in_pyodide["urdf"]
+    assert theirs["status"] == ours["status"] == "converged"
+    assert theirs["points"] == ours["points"]
+    assert max(abs(a - b) for a, b in zip(ours["joint_values"], theirs["joint_values"])) <= 1e-9
+    assert theirs["refused"] == ours["refused"] and "line 3" in ours["refused"]
