@@ -15,7 +15,7 @@ The public API, on one screen::
     robot = ikcore.Chain.from_urdf(urdf, "base_link", "tool0")           # a URDF's joints, Z up
     sol = ikcore.solve(robot, pose_4x4, "dls"); sol.joint_values         # poses as matrices, radians
 
-Joint limits: :class:`Hinge`, :class:`BallSocket` (:mod:`ikcore.constraints`).
+Joint limits: :class:`Hinge`, :class:`BallSocket`; a sliding joint: :class:`Slider` (:mod:`ikcore.constraints`).
 Secondary objectives for the Jacobian methods, ``secondary=[...]``: :class:`TowardRest`,
 :class:`AwayFromLimits`, :class:`AvoidSphere` (:mod:`ikcore.objectives`).
 Scenes the page animates: :mod:`ikcore.rigs`. Rotation convention: :mod:`ikcore.rotation`.
@@ -34,7 +34,7 @@ from . import kinematics, rotation
 from .batch import BatchSolution, solve_batch
 from .bound import BoundChain, BoundTracker
 from .chain import Chain
-from .constraints import BallSocket, Constraint, Hinge
+from .constraints import BallSocket, Constraint, Hinge, Slider
 from .errors import IKError
 from .kinematics import Frames
 from .objectives import AvoidSphere, AwayFromLimits, Objective, TowardRest
@@ -66,6 +66,7 @@ __all__ = [
     "Objective",
     "STATUSES",
     "Skeleton",
+    "Slider",
     "Solution",
     "Step",
     "TowardRest",

@@ -154,6 +154,10 @@ def solve_batch(chain: Chain, targets: Sequence[Vector3], method: str = "fabrik"
     ['converged', 'unreachable']
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations, **options)
+    if chain.plan.sliders:
+        # A batch hands back rotations, which do not hold a slider's displacement.
+        raise IKError(f"solve_batch takes no sliding joint yet (joint {chain.plan.sliders[0]} is a Slider): "
+                      f"solve each target with ikcore.solve")
     targets, goals = _checked_targets(chain, targets)
     count = len(targets)
     poles = _poles(chain, poles, count)

@@ -4,14 +4,15 @@ import math
 import os
 from collections.abc import Sequence
 
-from . import kinematics
-from .checks import check_float, check_per_joint, check_points, check_quaternion, check_rotations
+from . import joint_space
+from .checks import check_per_joint, check_points, check_quaternion, check_rotations
 from .constraints import Constraint
 from .errors import IKError
 from .hints import Frame, Point, Quaternion, Rotations, Vector3
-from .plan import HINGE, Plan, hinge_angle
-from .rotation import IDENTITY, from_axis_angle, multiply
-from .transforms import from_quaternion, to_matrix4
+from .joint_space import reach_of
+from .kinematics import Frames
+from .plan import Plan
+from .rotation import IDENTITY
 from .urdf import read_urdf
 
 #: Largest coordinate a chain's rest points may have, and largest reach: the solvers square
@@ -95,20 +96,23 @@ class Chain:
         n = len(pts) - 1
         offsets = [(b[0] - a[0], b[1] - a[1], b[2] - a[2]) for a, b in zip(pts, pts[1:])]
         lengths = [math.hypot(*d) for d in offsets]
-        reach = math.fsum(lengths)
+        self.joints = tuple(_check_joints(joints, n))
+        reach, min_reach, shortest = reach_of(offsets, lengths, self.joints)
         if not SMALLEST <= reach <= LARGEST:
             raise IKError(f"Chain reach {reach!r} is outside [{SMALLEST:g}, {LARGEST:g}]")
         for i, length in enumerate(lengths):
             if not length >= 1e-9 * reach:
                 raise IKError(f"Chain bone {i} (points[{i}] to points[{i + 1}]) has length {length!r}, "
                               f"shorter than 1e-9 x reach ({reach!r})")
-        self.joints = tuple(_check_joints(joints, n))
+        if not shortest >= 1e-9 * reach:
+            raise IKError(f"a Slider of the chain shortens its bone to {shortest!r}, under 1e-9 x reach "
+                          f"({reach!r}): it slides through its joint's point")
         self.points = tuple(pts)
         self.offsets = tuple(offsets)
         self.lengths = tuple(lengths)
         self.directions = tuple((d[0] / l, d[1] / l, d[2] / l) for d, l in zip(offsets, lengths))
         self.reach = reach
-        self.min_reach = max(0.0, 2.0 * max(lengths) - reach)
+        self.min_reach = min_reach
         self.size = n
         self.limited = any(c is not None for c in self.joints)
         self.joint_names = None if joint_names is None else _check_names(joint_names, n)
@@ -133,10 +137,12 @@ class Chain:
         Returns
         -------
         Chain
-            One :class:`~ikcore.Hinge` per revolute or continuous joint (fixed joints
-            folded into the offsets), with its URDF limits; rest pose all joints at 0;
-            :attr:`joint_names` in order from the base; :attr:`tip_rotation` the tip
-            frame's rotation at rest. A hinge's angle is the URDF joint value.
+            One :class:`~ikcore.Hinge` per revolute or continuous joint and one
+            :class:`~ikcore.Slider` per prismatic joint (fixed joints folded into the
+            offsets), with its URDF limits; rest pose all joints at 0 (within their
+            limits); :attr:`joint_names` in order from the base; :attr:`tip_rotation`
+            the tip frame's rotation at rest. A joint's value (a hinge's angle, a
+            slider's displacement) is the URDF joint value.
 
         Raises
         ------
@@ -144,8 +150,7 @@ class Chain:
             Whatever the file holds that a chain cannot take, naming the element and
             its line: malformed XML, a missing link or attribute, a non-finite number,
             an unknown joint type, a loop, a mimic joint, a tip not under the base; a
-            prismatic, floating or planar joint on the path (sliding joints are not
-            supported yet).
+            floating or planar joint on the path.
 
         Examples
         --------
@@ -188,39 +193,37 @@ class Chain:
         """Forward kinematics: the ``N + 1`` points for local ``rotations`` (checked).
 
         ``R_i = q_0 ... q_i`` and ``p_{i+1} = p_i + R_i (rest_{i+1} - rest_i)``
-        (:func:`ikcore.kinematics.forward`).
+        (:func:`ikcore.kinematics.forward`). A chain with sliders is posed by :meth:`pose_at`.
         """
-        return kinematics.forward(self, check_rotations(rotations, self.size))
+        return list(joint_space.frames_of(self, rotations).points)
 
     def world_rotations(self, rotations: Rotations) -> list[tuple[float, float, float, float]]:
         """Each bone's world rotation ``R_i = q_0 ... q_i`` for local ``rotations`` (checked)."""
-        return kinematics.frames(self, check_rotations(rotations, self.size))[0]
+        return list(joint_space.frames_of(self, rotations).worlds)
 
-    def joint_values(self, rotations: Rotations) -> tuple[float | None, ...]:
-        """Each hinge's angle (radians, the URDF joint value for a chain from a URDF) in local
-        ``rotations``, within its range where the rotation is; ``None`` for a joint that is not a
-        :class:`~ikcore.Hinge`."""
-        rotations = check_rotations(rotations, self.size)
-        return tuple(hinge_angle(joint, q) if joint.kind == HINGE else None
-                     for joint, q in zip(self.plan.joints, rotations))
+    def joint_values(self, pose: "Rotations | Frames") -> tuple[float | None, ...]:
+        """Each joint's value in ``pose`` (local rotations, or Frames such as a Solution's): a
+        hinge's angle in radians, within its range where the rotation is; a
+        :class:`~ikcore.Slider`'s displacement; ``None`` for another joint. For a chain from a
+        URDF, the URDF's joint values in its joint order."""
+        return joint_space.values_of(self, pose)
+
+    def pose_at(self, joint_values: Sequence[float]) -> Frames:
+        """The pose (:class:`~ikcore.Frames`) at ``joint_values``, one per joint (hinge angles in
+        radians, slider displacements), each put within its limits: forward kinematics in joint
+        values, and a start for :func:`ikcore.solve`."""
+        return joint_space.pose_at(self, joint_values)
 
     def rotations_of(self, joint_values: Sequence[float]) -> list[tuple[float, float, float, float]]:
         """The local rotations that turn each hinge by its value in ``joint_values`` (radians, one
         per joint, every joint a :class:`~ikcore.Hinge`); not clamped into the limits."""
-        values = check_per_joint(joint_values, self.size, "joint_values", "angles")
-        out = []
-        for i, (joint, value) in enumerate(zip(self.plan.joints, values)):
-            if joint.kind != HINGE:
-                raise IKError(f"joint {i} is not a Hinge: it has no single joint value")
-            out.append(from_axis_angle(joint.axis, check_float(value, f"joint_values[{i}]")))
-        return out
+        return joint_space.rotations_at(self, joint_values)
 
-    def tip_pose(self, rotations: Rotations) -> tuple[tuple[float, float, float, float], ...]:
-        """The tip frame's pose for local ``rotations``, as a 4x4 homogeneous matrix (four rows) in
-        the chain's frame: the last point, and the last bone's world rotation times
-        :attr:`tip_rotation` (for a chain from a URDF, the tip link's or tool's frame)."""
-        worlds, points = kinematics.frames(self, check_rotations(rotations, self.size))
-        return to_matrix4((from_quaternion(multiply(worlds[-1], self.tip_rotation)), points[-1]))
+    def tip_pose(self, pose: "Rotations | Frames") -> tuple[tuple[float, float, float, float], ...]:
+        """The tip frame's pose for ``pose`` (local rotations, or Frames), as a 4x4 homogeneous
+        matrix (four rows) in the chain's frame: the last point, and the last bone's world rotation
+        times :attr:`tip_rotation` (for a chain from a URDF, the tip link's or tool's frame)."""
+        return joint_space.tip_pose(self, pose)
 
     def clamp(self, rotations: Rotations) -> list[tuple[float, float, float, float]]:
         """``rotations`` with each joint's limits applied (unit quaternions in, unchecked)."""

@@ -315,3 +315,62 @@ class BallSocket(Constraint):
         if twist_margin is not None:
             margins.append(twist_margin)
         return min(margins)
+
+
+class Slider(Constraint):
+    """A prismatic (sliding) joint: its bone slides along an axis, and never turns.
+
+    Parameters
+    ----------
+    axis : (x, y, z)
+        The direction the bone slides along, in the parent's frame (world frame at
+        rest); normalised.
+    lower, upper : float
+        The allowed displacement along ``axis`` from the rest pose, in the chain's
+        units, ``lower <= upper``.
+
+    Notes
+    -----
+    Bone ``i`` of a slider runs from ``p_i`` to ``p_i + R_i (o_i + s a)``, ``o_i`` its
+    rest vector, ``s`` the displacement, ``a`` the axis and ``R_i = R_{i-1}`` (the
+    joint's own rotation is always the identity): everything after the joint moves
+    along ``R_{i-1} a``. Only the Jacobian methods move sliders
+    (``jacobian_transpose``, ``pseudo_inverse``, ``dls``); the others refuse a chain
+    that has one. A Solution's :attr:`~ikcore.Solution.joint_values` gives the
+    displacements.
+
+    Examples
+    --------
+    >>> import ikcore
+    >>> lift = ikcore.Slider((0, 0, 1), 0.0, 0.5)
+    >>> chain = ikcore.Chain([(0, 0, 0), (0, 0, 1), (1, 0, 1)], [lift, ikcore.Hinge((0, 0, 1))])
+    >>> solution = ikcore.solve(chain, (0.0, 1.0, 1.3), "dls", tolerance=1e-6)
+    >>> solution.status, [round(v, 6) for v in solution.joint_values]
+    ('converged', [0.3, 1.570796])
+    """
+
+    def __init__(self, axis: Vector3 = (0.0, 0.0, 1.0), lower: float = 0.0, upper: float = 1.0) -> None:
+        ax, ay, az = check_vector(axis, "Slider axis")
+        n = sqrt(ax * ax + ay * ay + az * az)
+        if not n > 1e-12:
+            raise IKError(f"Slider axis must be non-zero, got {tuple(axis)!r}")
+        self.axis = (ax / n, ay / n, az / n)
+        self.lower = check_float(lower, "Slider lower")
+        self.upper = check_float(upper, "Slider upper")
+        if self.lower > self.upper:
+            raise IKError(f"Slider: lower ({self.lower!r}) must not exceed upper ({self.upper!r})")
+
+    def __repr__(self):
+        return f"Slider(axis={self.axis!r}, lower={self.lower!r}, upper={self.upper!r})"
+
+    def clamp(self, q, bone=None):
+        """A slider never turns: the identity."""
+        return rot.IDENTITY
+
+    def violation(self, q, bone=None):
+        """The angle of ``q`` (a slider allows none)."""
+        return rot.angle(q)
+
+    def clamp_slide(self, s):
+        """The allowed displacement nearest ``s``."""
+        return self.lower if s < self.lower else self.upper if s > self.upper else s

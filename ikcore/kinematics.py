@@ -41,6 +41,9 @@ class Frames:
         World rotations ``R_i``.
     points : list of (x, y, z)
         The ``N + 1`` points.
+    slides : list or None
+        For a chain with :class:`~ikcore.Slider` joints, per joint its displacement
+        (``None`` for the others); ``None`` for a chain without.
 
     Examples
     --------
@@ -52,12 +55,13 @@ class Frames:
     [(0.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (-2.0, 0.0, 0.0)]
     """
 
-    __slots__ = ("rotations", "worlds", "points", "_directions")
+    __slots__ = ("rotations", "worlds", "points", "slides", "_directions")
 
-    def __init__(self, rotations, worlds, points):
+    def __init__(self, rotations, worlds, points, slides=None):
         self.rotations = rotations
         self.worlds = worlds
         self.points = points
+        self.slides = slides
         self._directions = None
 
     @property
@@ -82,13 +86,15 @@ class Frames:
         return f"Frames(effector={self.points[-1]!r})"
 
 
-def frames(chain, rotations):
-    """World rotations and points of unit ``rotations``: ``(worlds, points)``."""
+def frames(chain, rotations, offsets=None):
+    """World rotations and points of unit ``rotations``: ``(worlds, points)``; ``offsets``: the
+    bones' vectors before they turn, when sliders have moved them (:func:`slid_offsets`), else the
+    rest ones."""
     x, y, z = chain.points[0]
     points = [(x, y, z)]
     worlds = []
     rw, rx, ry, rz = 1.0, 0.0, 0.0, 0.0
-    for (qw, qx, qy, qz), (vx, vy, vz) in zip(rotations, chain.offsets):
+    for (qw, qx, qy, qz), (vx, vy, vz) in zip(rotations, chain.offsets if offsets is None else offsets):
         # R_i = R_{i-1} q_i
         rw, rx, ry, rz = (rw * qw - rx * qx - ry * qy - rz * qz,
                           rw * qx + rx * qw + ry * qz - rz * qy,
@@ -111,9 +117,10 @@ def forward(chain, rotations):
     return frames(chain, rotations)[1]
 
 
-def pose_of(chain, rotations):
+def pose_of(chain, rotations, slides=None):
     """The pose a solve returns for ``rotations``: each made unit and put within its joint's
-    limits, then forward kinematics. A :class:`Frames`.
+    limits, then forward kinematics. A :class:`Frames`. ``slides``: a chain with sliders'
+    displacements (per joint, ``None`` for the others; default each at 0), put within their limits.
 
     Every solver hands its best rotations to this function and the Solution
     measures what it returns, so "converged" means the same for all of them.
@@ -126,8 +133,24 @@ def pose_of(chain, rotations):
         if clamp is not None:
             q = clamp(q, bone)
         units.append(q)
-    worlds, points = frames(chain, units)
-    return Frames(units, worlds, points)
+    if not chain.plan.sliders:
+        worlds, points = frames(chain, units)
+        return Frames(units, worlds, points)
+    slides = [None if joint.kind != "slider" else
+              joint.constraint.clamp_slide(0.0 if slides is None else slides[joint.index])
+              for joint in chain.plan.joints]
+    worlds, points = frames(chain, units, slid_offsets(chain, slides))
+    return Frames(units, worlds, points, slides)
+
+
+def slid_offsets(chain, slides):
+    """The bones' vectors before they turn with each slider's bone moved along its axis by its
+    displacement: ``o_i + s_i a_i`` (``slides``: per joint, ``None`` for a joint that is no slider)."""
+    out = list(chain.offsets)
+    for j in chain.plan.sliders:
+        (ox, oy, oz), (ax, ay, az), s = out[j], chain.plan.joints[j].axis, slides[j]
+        out[j] = (ox + s * ax, oy + s * ay, oz + s * az)
+    return out
 
 
 def rest(chain):
@@ -139,7 +162,7 @@ def rest(chain):
     """
     frames = pose_of(chain, [IDENTITY] * chain.size)
     if all(world == IDENTITY for world in frames.worlds):
-        return Frames(frames.rotations, [IDENTITY] * chain.size, frames.points)
+        return Frames(frames.rotations, [IDENTITY] * chain.size, frames.points, frames.slides)
     return frames
 
 

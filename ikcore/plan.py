@@ -17,12 +17,12 @@ from math import acos, atan2, copysign, cos, isfinite, pi, sqrt
 
 from . import rotation as rot
 from .checks import check_rotations
-from .constraints import BallSocket, Hinge
+from .constraints import BallSocket, Hinge, Slider
 from .errors import IKError
 from .kinematics import pose_of, rest
 from .vectors import across, cross, dot
 
-FREE, HINGE, BALL, CUSTOM = "free", "hinge", "ball", "custom"
+FREE, HINGE, BALL, SLIDER, CUSTOM = "free", "hinge", "ball", "slider", "custom"
 #: Turns tried round a circle by :meth:`Joint.search_swivel`.
 SWIVELS = 72
 
@@ -35,13 +35,14 @@ class Joint:
     index : int
     kind : str
         ``"free"`` (no limits, also a ball joint that limits nothing),
-        ``"hinge"``, ``"ball"`` (a :class:`~ikcore.BallSocket`) or
-        ``"custom"`` (any other :class:`~ikcore.Constraint`).
+        ``"hinge"``, ``"ball"`` (a :class:`~ikcore.BallSocket`), ``"slider"`` (a
+        :class:`~ikcore.Slider`, which slides and never turns) or ``"custom"`` (any other
+        :class:`~ikcore.Constraint`).
     constraint : Constraint or None
     bone : (x, y, z)
         The rest direction of the joint's bone.
     axis : (x, y, z) or None
-        A hinge's unit axis, in the parent's frame.
+        A hinge's or a slider's unit axis, in the parent's frame.
     range : AngleRange or None
         A hinge's range, or a ball joint's twist range.
     cone : float
@@ -64,6 +65,9 @@ class Joint:
         elif type(constraint) is Hinge:
             self.kind, self.clamp = HINGE, constraint.clamp
             self.axis, self.range = constraint.axis, constraint.range
+        elif type(constraint) is Slider:
+            self.kind, self.clamp = SLIDER, constraint.clamp
+            self.axis = constraint.axis
         elif type(constraint) is BallSocket:
             self.kind, self.clamp = BALL, constraint.clamp
             self.range, self.cone = constraint.twist, constraint.swing_limit
@@ -188,6 +192,9 @@ class Plan:
         No joint limits anything.
     hinges : bool
         Every joint is a hinge.
+    sliders : tuple of int
+        The joints that are :class:`~ikcore.Slider` s (a chain's pose then holds their
+        displacements: :attr:`ikcore.kinematics.Frames.slides`).
     plane : (x, y, z) or None
         The common axis when every joint is a hinge about one axis and every
         rest bone lies across it: every pose then lies in the plane through
@@ -202,7 +209,7 @@ class Plan:
         :func:`ikcore.problem.settings_of` at their first use.
     """
 
-    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "plane", "_rest", "settings", "layouts",
+    __slots__ = ("chain", "joints", "clamps", "free", "hinges", "sliders", "plane", "_rest", "settings", "layouts",
                  "_start")
 
     def __init__(self, chain):
@@ -211,6 +218,7 @@ class Plan:
         self.clamps = tuple(j.clamp for j in self.joints)
         self.free = all(j.kind == FREE for j in self.joints)
         self.hinges = all(j.kind == HINGE for j in self.joints)
+        self.sliders = tuple(j.index for j in self.joints if j.kind == SLIDER)
         self.plane = _plane(self.joints, chain.directions) if self.hinges else None
         self._rest = None
         self.settings = {}

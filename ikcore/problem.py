@@ -15,7 +15,7 @@ from .chain import LARGEST, Chain
 from .checks import check_int_range, check_positive, check_quaternion, check_vector
 from .errors import IKError
 from .objectives import TowardRest, check_objectives
-from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS
+from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS, SLIDER_METHODS
 from .solvers import method as method_module
 from .targets import is_pose, read_target
 
@@ -271,9 +271,22 @@ def make_settings(chain, method, tolerance=None, max_iterations=None, orientatio
     if hasattr(module, "check_chain"):
         module.check_chain(chain)
     secondary = _check_secondary(method, module, secondary)
+    if chain.plan.sliders:
+        _check_sliders(chain, method, module, secondary, options)
     if options.get("rest_weight"):
         secondary = (*secondary, TowardRest(options["rest_weight"]))
     return Settings(chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary)
+
+
+def _check_sliders(chain, method, module, secondary, options):
+    """An :class:`IKError` for what a chain with sliders cannot take yet: a method that does not
+    move them, secondary objectives."""
+    joint = chain.plan.sliders[0]
+    if not getattr(module, "SLIDERS", False):
+        raise IKError(f"method {method!r} cannot move a sliding joint (joint {joint} is a Slider); use one "
+                      f"of {', '.join(SLIDER_METHODS)}")
+    if secondary or options.get("rest_weight"):
+        raise IKError(f"secondary objectives do not take sliding joints yet (joint {joint} is a Slider)")
 
 
 def _check_secondary(method, module, secondary):
@@ -310,6 +323,8 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
             raise IKError(f"method {settings.method!r} takes no pole; use one of ccd, fabrik, two_bone, "
                           f"jacobian_transpose, pseudo_inverse, dls, fabrik_dls")
         pole = check_target(chain, pole, "pole")
+        if chain.plan.sliders:
+            raise IKError(f"a pole does not take sliding joints yet (joint {chain.plan.sliders[0]} is a Slider)")
     if start is None:
         start = chain.plan.rest
     elif not isinstance(start, kinematics.Frames):

@@ -101,14 +101,14 @@ class Solution:
         """Each hinge's angle in radians (``None`` for a joint that is not a
         :class:`~ikcore.Hinge`), in the chain's joint order: for a chain from a URDF the URDF's
         joint values, fixed joints omitted (:meth:`ikcore.Chain.joint_values`)."""
-        return self.chain.joint_values(self.frames.rotations)
+        return self.chain.joint_values(self.frames)
 
     @property
     def pose(self):
         """The tip frame's pose as a 4x4 homogeneous matrix (four rows) in the chain's frame
         (:meth:`ikcore.Chain.tip_pose`; for a chain from a URDF the tip link's or tool's frame in
         the base link's)."""
-        return self.chain.tip_pose(self.frames.rotations)
+        return self.chain.tip_pose(self.frames)
 
     @property
     def converged(self):

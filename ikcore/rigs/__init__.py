@@ -19,7 +19,7 @@ The scene names and the statuses the page's shared array carries:
 >>> rigs.CHAIN_SCENES
 ('arm', 'tentacles', 'spider', 'race', 'robot', 'steps', 'playground')
 >>> sorted(rigs.URDF_ARMS)
-['panda', 'ur5_like']
+['panda', 'scara_like', 'ur5_like']
 >>> rigs.STATUS_CODES
 ('converged', 'unreachable', 'max_iterations', 'stalled', 'running', 'error', 'invalid', 'timeout')
 """

@@ -1,5 +1,7 @@
 """The arms ikcore ships as URDF files (``ikcore/data``), written for the project from their
-published kinematics: a Panda-like 7-joint arm and a UR5-like 6-joint industrial arm.
+published kinematics: a Panda-like 7-joint arm, a UR5-like 6-joint industrial arm and a
+SCARA-like arm whose quill slides (a prismatic joint: a :class:`~ikcore.Slider`, which the
+Jacobian methods move).
 
 Each loads with :meth:`ikcore.Chain.from_urdf` in its own base frame, Z up, in
 metres; :data:`URDF_ARMS` names the file and the links of each.
@@ -15,6 +17,7 @@ from ..hints import Frame
 URDF_ARMS = {
     "panda": ("panda.urdf", "panda_link0", "panda_link8"),
     "ur5_like": ("ur5_like.urdf", "base_link", "flange"),
+    "scara_like": ("scara_like.urdf", "base_link", "flange"),
 }
 
 

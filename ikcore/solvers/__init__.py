@@ -32,6 +32,8 @@ METHODS = ("ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "two_
 ORIENTATION_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
 #: The methods that take secondary objectives (their module's ``SECONDARY``).
 SECONDARY_METHODS = ORIENTATION_METHODS
+#: The methods that move sliders, prismatic joints (their module's ``SLIDERS``).
+SLIDER_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
 
 # The module of each method (the three Jacobian methods are modules of one package).
 _MODULES = {

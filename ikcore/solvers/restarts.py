@@ -18,6 +18,7 @@ restarts (:func:`restart_frames`) and gives up once restarts stop paying:
   stall instead (:mod:`~ikcore.solvers.handover`), whose steps then restart so.
 """
 
+import math
 import random
 
 from .. import rotation as rot
@@ -177,4 +178,18 @@ def restart_frames(problem, frames, rng, angle, within=False):
             # chords and sines and keep the bone lengths to about 1e-9 only, and a restart may be the
             # pose a solve returns.
             return pose_of(chain, rotations_along(chain, frames, points)[0])
-    return pose_of(chain, perturb(chain, frames.rotations, rng, angle, within))
+    slides = perturb_slides(chain, frames.slides, rng, angle) if chain.plan.sliders else None
+    return pose_of(chain, perturb(chain, frames.rotations, rng, angle, within), slides)
+
+
+def perturb_slides(chain, slides, rng, angle):
+    """Each slider's displacement in ``slides`` drawn anew within its range, from the part of it
+    within ``angle / pi`` of its width of where it is: the share of its range a hinge of a whole
+    turn's range would be drawn from."""
+    out = list(slides)
+    share = min(1.0, angle / math.pi)
+    for j in chain.plan.sliders:
+        slider, s = chain.plan.joints[j].constraint, slides[j]
+        reach = share * (slider.upper - slider.lower)
+        out[j] = rng.uniform(max(slider.lower, s - reach), min(slider.upper, s + reach))
+    return out

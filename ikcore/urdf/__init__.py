@@ -2,18 +2,19 @@
 
 :func:`read_urdf` reads plain URDF with :mod:`xml.etree`'s parser (pure Python,
 so it runs in the page too): revolute, continuous and fixed joints, their
-origins, axes and limits. It refuses, with an :class:`~ikcore.IKError` that
-names the element and its line, whatever it cannot take: text that is not
-well-formed XML, a missing link or attribute, a number that is not finite, an
-unknown joint type, a loop, a mimic joint, a tip that is not under the base.
-Prismatic (sliding) joints are not supported yet and are refused on the path;
-xacro is out of scope (expand it first with ``xacro``) and refused as such.
+origins, axes and limits, and prismatic joints as :class:`~ikcore.Slider` s
+(which only the Jacobian methods move). It refuses, with an
+:class:`~ikcore.IKError` that names the element and its line, whatever it cannot
+take: text that is not well-formed XML, a missing link or attribute, a number
+that is not finite, an unknown joint type, a floating or planar joint on the
+path, a loop, a mimic joint, a tip that is not under the base. xacro is out of
+scope (expand it first with ``xacro``) and refused as such.
 :meth:`ikcore.Chain.from_urdf` makes the chain (:mod:`.points` tells how).
 """
 
 import math
 
-from ..constraints import Hinge
+from ..constraints import Hinge, Slider
 from ..transforms import check_frame, to_quaternion
 from .document import parse
 from .points import Hinges, place
@@ -29,8 +30,9 @@ class Robot:
     ----------
     points : list of (x, y, z)
         Rest points in the base link's frame: each moving joint's, then the tip's (the tool point's).
-    joints : list of Hinge
-        One per moving joint, its axis in the base frame at rest, its URDF limits.
+    joints : list of Hinge or Slider
+        One per moving joint (a Slider for a prismatic one), its axis in the base frame at rest,
+        its URDF limits.
     names : tuple of str
         The moving joints' names, base first (fixed joints omitted).
     tip_rotation : (w, x, y, z)
@@ -53,8 +55,9 @@ def read_urdf(source, base_link, tip_link, tool=None):
     tool = None if tool is None else check_frame(tool, "tool")
     document = parse(source)
     hinges = Hinges(path(document, base_link, tip_link), tool)
-    points = place(hinges.points + [hinges.tip[1]], hinges.axes)
-    joints = [Hinge(axis, -180.0, 180.0) if limits is None else
+    points = place(hinges.points + [hinges.tip[1]], hinges.axes, hinges.slides)
+    joints = [Slider(axis, *limits) if kind == "prismatic" else
+              Hinge(axis, -180.0, 180.0) if limits is None else
               Hinge(axis, math.degrees(limits[0]), math.degrees(limits[1]))
-              for axis, limits in zip(hinges.axes, hinges.limits)]
+              for kind, axis, limits in zip(hinges.types, hinges.axes, hinges.limits)]
     return Robot(points, joints, tuple(hinges.names), to_quaternion(hinges.tip[0]))

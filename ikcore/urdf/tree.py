@@ -4,8 +4,8 @@ URDF describes a robot as a tree: every ``<joint>`` joins a parent link to a
 child link, and no link is the child of two joints. Each joint's ``<origin>``
 (``xyz``, and ``rpy`` as ``Rz(yaw) Ry(pitch) Rx(roll)``) places its frame in
 its parent link's frame; its ``<axis>`` (default ``1 0 0``) is given in its own
-frame; a ``revolute`` joint's ``<limit>`` gives ``lower`` and ``upper``
-(default 0), in radians. Everything here is checked against that, and each
+frame; a ``revolute`` or ``prismatic`` joint's ``<limit>`` gives ``lower`` and
+``upper`` (default 0), in radians or metres. Everything here is checked against that, and each
 error names the element and its line.
 """
 
@@ -16,13 +16,13 @@ from ..transforms import IDENTITY, from_rpy
 
 #: The joint types of URDF, and those a chain of ikcore can take.
 TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
-TAKEN = ("revolute", "continuous", "fixed")
+TAKEN = ("revolute", "continuous", "prismatic", "fixed")
 
 
 class Joint:
     """One ``<joint>``: ``name``, ``type``, ``parent`` and ``child`` link names, ``origin`` (a
-    transform ``(R, t)``, :mod:`ikcore.transforms`), unit ``axis``, ``lower``/``upper`` (radians,
-    ``None`` without a limit), whether it mimics another, and ``where`` (its tag and line)."""
+    transform ``(R, t)``, :mod:`ikcore.transforms`), unit ``axis``, ``lower``/``upper`` (radians or
+    metres, ``None`` without a limit), whether it mimics another, and ``where`` (its tag and line)."""
 
     __slots__ = ("name", "type", "parent", "child", "origin", "axis", "lower", "upper", "mimic", "where")
 
@@ -138,12 +138,9 @@ def path(document, base, tip):
         if joint.mimic:
             raise IKError(f"URDF {joint.where} mimics another joint (<mimic>): a chain's joints move on "
                           f"their own, mimic joints are not supported")
-        if joint.type == "prismatic":
-            raise IKError(f"URDF {joint.where} is prismatic: sliding joints are not supported yet, only "
-                          f"revolute, continuous and fixed joints")
         if joint.type not in TAKEN:
-            raise IKError(f"URDF {joint.where} is {joint.type}: a chain takes revolute, continuous and "
-                          f"fixed joints only")
+            raise IKError(f"URDF {joint.where} is {joint.type}: a chain takes revolute, continuous, "
+                          f"prismatic and fixed joints only")
     return joints
 
 

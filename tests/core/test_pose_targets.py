@@ -11,7 +11,8 @@ import ikcore
 
 DATA = resources.files("ikcore") / "data"
 ARMS = {"panda": (DATA / "panda.urdf", "panda_link0", "panda_hand_tcp"),
-        "ur5_like": (DATA / "ur5_like.urdf", "base_link", "flange")}
+        "ur5_like": (DATA / "ur5_like.urdf", "base_link", "flange"),
+        "scara_like": (DATA / "scara_like.urdf", "base_link", "flange")}
 
 
 def arm(name):
@@ -19,7 +20,8 @@ def arm(name):
 
 
 def limits(chain):
-    return [(math.radians(j.min_deg), math.radians(j.max_deg)) for j in chain.joints]
+    return [(j.lower, j.upper) if isinstance(j, ikcore.Slider) else (math.radians(j.min_deg), math.radians(j.max_deg))
+            for j in chain.joints]
 
 
 def random_values(chain, rng):
@@ -43,14 +45,14 @@ def test_dls_meets_4x4_targets_made_by_forward_kinematics_within_the_limits(name
     chain = arm(name)
     rng = random.Random(5)
     for _ in range(60):
-        target = chain.tip_pose(chain.rotations_of(random_values(chain, rng)))
+        target = chain.tip_pose(chain.pose_at(random_values(chain, rng)))
         solution = ikcore.solve(chain, target, "dls", tolerance=1e-4)
         assert solution.status == "converged", solution
         assert within(solution.joint_values, chain)
         position, angle = pose_error(solution.pose, target)
         assert position <= 1e-4 and angle <= 1e-3
         # The joint values pose the chain as the solution does.
-        again = chain.tip_pose(chain.rotations_of(solution.joint_values))
+        again = chain.tip_pose(chain.pose_at(solution.joint_values))
         assert max(abs(a - b) for u, v in zip(again, solution.pose) for a, b in zip(u, v)) <= 1e-12
 
 

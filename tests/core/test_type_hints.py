@@ -12,7 +12,8 @@ import ikcore
 FUNCTIONS = [ikcore.solve, ikcore.trace, ikcore.solve_batch, ikcore.load_pose, ikcore.dump_pose]
 METHODS = {
     ikcore.Chain: ["__init__", "forward", "world_rotations", "clamp", "violations", "distance_to", "reachable",
-                   "from_urdf", "joint_values", "rotations_of", "tip_pose"],
+                   "from_urdf", "joint_values", "pose_at", "rotations_of", "tip_pose"],
+    ikcore.Slider: ["__init__"],
     ikcore.Hinge: ["__init__"],
     ikcore.BallSocket: ["__init__"],
     ikcore.Tracker: ["__init__", "__call__", "reset"],

@@ -21,6 +21,7 @@ from ikcore.rigs.panda import to_y_up
 
 PANDA_URDF = resources.files("ikcore") / "data" / "panda.urdf"
 UR5_URDF = resources.files("ikcore") / "data" / "ur5_like.urdf"
+SCARA_URDF = resources.files("ikcore") / "data" / "scara_like.urdf"
 # The Panda's published modified DH table (a, d, alpha), joints 1-7 then the flange, and its limits.
 PANDA_DH = [(0, 0.333, 0), (0, 0, -math.pi / 2), (0, 0.316, math.pi / 2), (0.0825, 0, math.pi / 2),
             (-0.0825, 0.384, -math.pi / 2), (0, 0, math.pi / 2), (0.088, 0, math.pi / 2), (0, 0.107, 0)]
@@ -100,6 +101,21 @@ def test_the_ur5_like_urdf_moves_as_its_dh_table():
         assert largest_difference(pose, dh_pose(UR5_DH, angles, standard_dh)) <= 1e-12
 
 
+def test_the_scara_like_urdf_moves_as_its_dh_table():
+    """Standard DH rows (a, d, alpha); the quill's row slides: its d is the joint value, its theta 0."""
+    chain = ikcore.Chain.from_urdf(SCARA_URDF, "base_link", "flange")
+    assert [type(joint).__name__ for joint in chain.joints] == ["Hinge", "Hinge", "Slider", "Hinge"]
+    rng = random.Random(6)
+    for _ in range(200):
+        q1, q2, d3, q4 = rng.uniform(-1.8, 1.8), rng.uniform(-2.6, 2.6), rng.uniform(0.0, 0.21), rng.uniform(-3, 3)
+        T = dh_pose([(0.325, 0.4, 0)], [q1], standard_dh)
+        for a, d, alpha, theta in [(0.275, 0, math.pi, q2), (0, d3, 0, 0.0), (0, 0.05, 0, q4)]:
+            T = matmul(T, standard_dh(a, d, alpha, theta))
+        pose = chain.pose_at([q1, q2, d3, q4])
+        assert largest_difference(chain.tip_pose(pose), T) <= 1e-12
+        assert chain.joint_values(pose)[2] == d3
+
+
 def test_fixed_joints_fold_into_the_tip_frame():
     """The hand's centre point: 0.1034 beyond the flange, turned -45 degrees about the flange's z."""
     tcp = ikcore.Chain.from_urdf(PANDA_URDF, "panda_link0", "panda_hand_tcp")
@@ -169,7 +185,7 @@ def urdf_joints(draw):
     count = draw(st.integers(1, 7))
     joints = []
     for _ in range(count):
-        kind = draw(st.sampled_from(["revolute", "revolute", "continuous", "fixed"]))
+        kind = draw(st.sampled_from(["revolute", "revolute", "continuous", "prismatic", "fixed"]))
         xyz = draw(st.sampled_from([(0.0, 0.0, 0.0), None])) or draw(st.tuples(coordinate, coordinate, coordinate))
         lo, hi = sorted((draw(angle), draw(angle)))
         joints.append((kind, xyz, draw(st.tuples(angle, angle, angle)), draw(axis), lo, hi))
@@ -184,19 +200,28 @@ def urdf_joints(draw):
 def urdf_text(joints):
     lines = ['<robot name="random">'] + [f'<link name="l{i}"/>' for i in range(len(joints) + 1)]
     for i, (kind, xyz, rpy, ax, lo, hi) in enumerate(joints):
-        limit = f'<limit lower="{lo!r}" upper="{hi!r}" effort="1" velocity="1"/>' if kind == "revolute" else ""
+        limit = f'<limit lower="{lo!r}" upper="{hi!r}" effort="1" velocity="1"/>' if kind in ("revolute", "prismatic") else ""
         lines.append(f'<joint name="j{i}" type="{kind}"><parent link="l{i}"/><child link="l{i + 1}"/>'
                      f'<origin xyz="{" ".join(map(repr, xyz))}" rpy="{" ".join(map(repr, rpy))}"/>'
                      f'<axis xyz="{" ".join(map(repr, ax))}"/>{limit}</joint>')
     return "\n".join(lines + ["</robot>"])
 
 
+def slide(axis, d):
+    T = [[float(i == j) for j in range(4)] for i in range(4)]
+    for i in range(3):
+        T[i][3] = axis[i] * d
+    return T
+
+
 @given(urdf_joints(), st.randoms(use_true_random=False))
 def test_random_urdf_chains_move_as_the_product_of_their_joint_matrices(joints, rng):
+    """Revolute, continuous, prismatic and fixed joints: the chain's tip pose at random joint values
+    is the product of the joints' origins and their turns (Rodrigues) or slides, to 1e-12."""
     chain = ikcore.Chain.from_urdf(urdf_text(joints), "l0", f"l{len(joints)}")
     moving = [j for j in joints if j[0] != "fixed"]
     assert chain.joint_names == tuple(f"j{i}" for i, j in enumerate(joints) if j[0] != "fixed")
-    values = [rng.uniform(lo, hi) if kind == "revolute" else rng.uniform(-math.pi, math.pi)
+    values = [rng.uniform(lo, hi) if kind in ("revolute", "prismatic") else rng.uniform(-math.pi, math.pi)
               for kind, _, _, _, lo, hi in moving]
     T = [[float(i == j) for j in range(4)] for i in range(4)]
     rest = T
@@ -204,18 +229,24 @@ def test_random_urdf_chains_move_as_the_product_of_their_joint_matrices(joints, 
     for kind, xyz, rpy, ax, _, _ in joints:
         T = matmul(T, origin_matrix(xyz, rpy))
         rest = matmul(rest, origin_matrix(xyz, rpy))
-        if kind != "fixed":
+        if kind == "fixed":
+            continue
+        n = math.hypot(*ax)
+        unit = [c / n for c in ax]
+        if kind != "prismatic":
             # The chain's point for this joint lies on the joint's axis line at rest (it may slide along it).
-            n = math.hypot(*ax)
-            world_axis = [sum(rest[i][c] * ax[c] for c in range(3)) / n for i in range(3)]
+            world_axis = [sum(rest[i][c] * unit[c] for c in range(3)) for i in range(3)]
             d = [chain.points[k][i] - rest[i][3] for i in range(3)]
             along = sum(a * b for a, b in zip(d, world_axis))
             assert math.dist(d, [along * a for a in world_axis]) <= 1e-12
-            T = matmul(T, rodrigues([c / n for c in ax], values[k]))
-            k += 1
-    rotations = chain.rotations_of(values)
-    assert largest_difference(chain.tip_pose(rotations), T) <= 1e-12
-    for got, value, (kind, *_, lo, hi) in zip(chain.joint_values(rotations), values, moving):
-        assert abs(ikcore.rotation.wrap_angle(got - value)) <= 1e-9
-        if kind == "revolute":
+        T = matmul(T, slide(unit, values[k]) if kind == "prismatic" else rodrigues(unit, values[k]))
+        k += 1
+    pose = chain.pose_at(values)
+    assert largest_difference(chain.tip_pose(pose), T) <= 1e-12
+    for got, value, (kind, *_, lo, hi) in zip(chain.joint_values(pose), values, moving):
+        if kind == "prismatic":
+            assert got == value
+        else:
+            assert abs(ikcore.rotation.wrap_angle(got - value)) <= 1e-9
+        if kind in ("revolute", "prismatic"):
             assert lo - 1e-9 <= got <= hi + 1e-9

@@ -69,7 +69,7 @@ CASES = [
      "2 <origin> elements"),
     ("mimic", robot(joint(), joint("j2", parent="b", child="c", inner=LIMIT + '<mimic joint="j1"/>')), "a", "c",
      "mimic"),
-    ("prismatic", robot(joint(kind="prismatic")), "a", "b", "not supported yet"),
+    ("prismatic-without-limit", robot(joint(kind="prismatic", inner='<axis xyz="0 0 1"/>')), "a", "b", "no <limit>"),
     ("floating", robot(joint(kind="floating", inner="")), "a", "b", "floating"),
     ("planar", robot(joint(kind="planar", inner="")), "a", "b", "planar"),
     ("missing-base", GOOD, "x", "c", "no link 'x'"),

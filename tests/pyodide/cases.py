@@ -46,7 +46,8 @@ def results():
 
 def urdf():
     """The shipped Panda read from the wheel's data (URDF through xml.etree), solved for a 4x4 pose
-    by dls; and the message a bad URDF is refused with."""
+    by dls; the SCARA-like arm, whose quill slides, likewise; and the message a bad URDF is refused
+    with."""
     from ikcore.rigs import urdf_arm
 
     panda = urdf_arm("panda", "panda_hand_tcp")
@@ -57,7 +58,10 @@ def urdf():
         refused = None
     except ikcore.IKError as exc:
         refused = str(exc)
+    scara = urdf_arm("scara_like")
+    slid = ikcore.solve(scara, scara.tip_pose(scara.pose_at([0.4, -1.1, 0.12, 0.3])), method="dls", tolerance=1e-6)
     return {"points": [list(p) for p in panda.points], "status": solution.status,
+            "scara": [slid.status, *slid.joint_values],
             "joint_values": list(solution.joint_values), "pose": [list(row) for row in solution.pose],
             "refused": refused}
 

@@ -104,3 +104,5 @@ def test_a_urdf_loads_and_solves_in_pyodide_as_in_cpython(in_pyodide, in_cpython
     assert theirs["points"] == ours["points"]
     assert max(abs(a - b) for a, b in zip(ours["joint_values"], theirs["joint_values"])) <= 1e-9
     assert theirs["refused"] == ours["refused"] and "line 3" in ours["refused"]
+    assert theirs["scara"][0] == ours["scara"][0] == "converged"
+    assert max(abs(a - b) for a, b in zip(ours["scara"][1:], theirs["scara"][1:])) <= 1e-9

@@ -30,12 +30,18 @@ y_p + c h_j . y_o) h_j``) and ``J w`` alike; a hinge blocked by its limit takes
 its column's share ``[u; c h] [u; c h]^T`` out of ``J J^T`` rather than summing
 it again. Its angle comes with the pose when the step that made the pose set it
 (:func:`.turning.turned_pose`), else from its rotation.
+
+A slider (:class:`~ikcore.Slider`) moves everything after it along its world
+axis ``s_j = R_{j-1} a_j`` and turns nothing: its column is ``[s_j; 0]``. It is
+kept as a hinge's is, with ``u = s_j`` and no turn, so ``J J^T`` and blocking
+take it as they are; its share of ``J^T y`` is the displacement ``s_j . y_p``,
+handed on as the vector along ``s_j``, and its share of ``J w`` that vector itself.
 """
 
 from math import atan2, sqrt
 
 from ... import rotation as rot
-from ...plan import HINGE, hinge_angle
+from ...plan import HINGE, SLIDER, hinge_angle
 from ...rotation import rotate
 
 
@@ -73,11 +79,13 @@ class JointJacobian:
         Per joint its column ``(u, h)`` while it is a hinge that turns (``u = h x
         r``, ``h`` its world axis), else ``None``.
     angles : list
-        Per hinge its angle (:func:`ikcore.plan.hinge_angle`), ``None`` for other joints:
-        read once for the limits and the step.
+        Per hinge its angle (:func:`ikcore.plan.hinge_angle`), per slider its displacement,
+        ``None`` for other joints: read once for the limits and the step.
+    sliders : tuple of int
+        The sliders' indices (see the module docstring).
     """
 
-    __slots__ = ("m", "c", "levers", "bases", "hinges", "angles", "_gram")
+    __slots__ = ("m", "c", "levers", "bases", "hinges", "angles", "sliders", "_gram")
 
     def __init__(self, chain, frames, c, oriented, angles=None):
         """The Jacobian of ``frames``; ``angles``: its hinges' angles when known (else read from
@@ -98,11 +106,19 @@ class JointJacobian:
                 self.hinges.append(((h[1] * rz - h[2] * ry, h[2] * rx - h[0] * rz, h[0] * ry - h[1] * rx), h))
                 if angles is None:
                     self.angles.append(hinge_angle(joint, frames.rotations[j]))
+            elif joint.kind == SLIDER:
+                # Its column [s; 0], kept as a hinge's with u = s and no turn.
+                slide = rotate(worlds[j - 1], joint.axis) if j else joint.axis
+                self.bases.append((slide,))
+                self.hinges.append((slide, (0.0, 0.0, 0.0)))
+                if angles is None:
+                    self.angles.append(frames.slides[j])
             else:
                 self.bases.append(None)
                 self.hinges.append(None)
                 if angles is None:
                     self.angles.append(None)
+        self.sliders = chain.plan.sliders
         self._gram = None
 
     def block(self, j, d):
@@ -233,16 +249,29 @@ class JointJacobian:
                 continue
             g = (ry * pz - rz * py + ox, rz * px - rx * pz + oy, rx * py - ry * px + oz)
             turns.append(g if basis is None else project(basis, g))
+        for j in self.sliders:
+            if self.hinges[j] is not None:
+                # A slider's share: its displacement s . y_p, along s.
+                s = self.hinges[j][0]
+                t = s[0] * px + s[1] * py + s[2] * pz
+                turns[j] = (t * s[0], t * s[1], t * s[2])
         return turns
 
     def apply(self, turns):
         """``J w``: the effector's motion (and the last bone's turn, weighed by ``c``) for the joints'
         world turns (``None`` for none)."""
         x = y = z = wx = wy = wz = 0.0
-        for (rx, ry, rz), w in zip(self.levers, turns):
+        sliders = self.sliders
+        for j, ((rx, ry, rz), w) in enumerate(zip(self.levers, turns)):
             if w is None:
                 continue
             a, b, d = w
+            if sliders and j in sliders:
+                # A slider's motion moves the effector by itself and turns nothing.
+                x += a
+                y += b
+                z += d
+                continue
             x += b * rz - d * ry
             y += d * rx - a * rz
             z += a * ry - b * rx

@@ -11,7 +11,7 @@ without it, so that the other joints take up the motion.
 from math import atan2, pi, sqrt
 
 from ... import rotation as rot
-from ...plan import BALL, HINGE
+from ...plan import BALL, HINGE, SLIDER
 from ...rotation import rotate
 from ...vectors import norm, unit
 
@@ -23,7 +23,8 @@ CLEAR = 1e-7
 
 def limit_directions(chain, frames, j, jac):
     """The world directions joint ``j``'s limits forbid turning about further (it sits on them):
-    a hinge at an end of its range, a ball joint on its cone's rim or at an end of its twist.
+    a hinge at an end of its range, a ball joint on its cone's rim or at an end of its twist, a slider
+    at an end of its range (the directions then those it would slide along).
     ``jac``: the pose's :class:`~.joints.JointJacobian` (a hinge's angle and world axis)."""
     joint = chain.plan.joints[j]
     if joint.kind == HINGE:
@@ -33,6 +34,12 @@ def limit_directions(chain, frames, j, jac):
             return []
         axis = jac.bases[j][0]
         return [axis] if t >= limits.hi - ON_LIMIT else [(-axis[0], -axis[1], -axis[2])]
+    if joint.kind == SLIDER:
+        # A slider at an end of its range: its world axis, or the axis reversed, or both.
+        slider, s = joint.constraint, jac.angles[j]
+        ax, ay, az = jac.bases[j][0]
+        return (([(ax, ay, az)] if s >= slider.upper - ON_LIMIT else [])
+                + ([(-ax, -ay, -az)] if s <= slider.lower + ON_LIMIT else []))
     if joint.kind != BALL or _inside(joint, frames.rotations[j]):
         return []
     parent = frames.worlds[j - 1] if j else rot.IDENTITY

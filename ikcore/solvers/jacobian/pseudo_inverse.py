@@ -33,6 +33,8 @@ WINDOW = 10
 #: whole default budget.
 HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
+#: It moves sliders (:class:`~ikcore.Slider`): see :mod:`.joints`.
+SLIDERS = True
 
 
 def run(problem, steps=None):

@@ -5,7 +5,8 @@ Joint ``j`` turns by ``w_j`` (a world rotation vector, from
 parent's frame, where its rotation lives, that is ``q_j <- exp(R_{j-1}^* w_j)
 q_j``. A hinge turns about its own axis only, so it simply adds the turn to its
 angle: ``theta_j + h_j . w_j``, clamped into its range (no quaternion product,
-no renormalisation). The largest turn is capped at ``max_step`` radians, the
+no renormalisation). A slider (:class:`~ikcore.Slider`) adds its motion along its
+world axis to its displacement, clamped into its range. The largest turn is capped at ``max_step`` radians, the
 others shrink with it, so a step near a singularity stays bounded.
 
 The pose is what :func:`ikcore.kinematics.pose_of` would make of the new
@@ -17,8 +18,8 @@ step's Jacobian to read rather than take them back out of the rotations.
 from math import cos, hypot, sin, sqrt
 
 from ... import rotation as rot
-from ...kinematics import Frames, frames
-from ...plan import HINGE
+from ...kinematics import Frames, frames, slid_offsets
+from ...plan import HINGE, SLIDER
 from ...rotation import rotate
 
 
@@ -50,6 +51,12 @@ def turned_pose(chain, pose, jac, turns, scale, max_step):
             angle = angles[j] = joint.range.clamp(jac.angles[j] + k * (w[0] * hx + w[1] * hy + w[2] * hz))
             rotations.append(joint.constraint.rotation(angle))
             continue
+        if joint.kind == SLIDER:
+            # The motion lies along the slider's world axis s: its displacement grows by w . s.
+            sx, sy, sz = jac.bases[j][0]
+            angles[j] = joint.constraint.clamp_slide(jac.angles[j] + k * (w[0] * sx + w[1] * sy + w[2] * sz))
+            rotations.append(q)
+            continue
         angle = k * hypot(w[0], w[1], w[2])
         if angle > 0.0:
             local = rotate(rot.conjugate(pose.worlds[j - 1]), w) if j else w
@@ -63,5 +70,9 @@ def turned_pose(chain, pose, jac, turns, scale, max_step):
             if joint.clamp is not None:
                 q = joint.clamp(q, joint.bone)
         rotations.append(q)
-    worlds, points = frames(chain, rotations)
-    return Frames(rotations, worlds, points), angles
+    if not chain.plan.sliders:
+        worlds, points = frames(chain, rotations)
+        return Frames(rotations, worlds, points), angles
+    slides = [angles[j] if joint.kind == SLIDER else None for j, joint in enumerate(chain.plan.joints)]
+    worlds, points = frames(chain, rotations, slid_offsets(chain, slides))
+    return Frames(rotations, worlds, points, slides), angles

@@ -1,0 +1,171 @@
+"""Sliding (prismatic) joints: the Jacobian's slider columns, solves that keep each displacement in
+its range, and the methods and features that refuse a chain with a slider."""
+
+import math
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ikcore
+from ikcore.kinematics import pose_of
+from ikcore.solvers.jacobian.joints import JointJacobian
+
+# A SCARA-like arm: shoulder and elbow about z, a quill sliding down, a wrist about z.
+SCARA = [(0.0, 0.0, 0.0), (0.0, 0.0, 0.4), (0.3, 0.0, 0.4), (0.55, 0.0, 0.4), (0.55, 0.0, 0.3)]
+
+
+def scara():
+    return ikcore.Chain(SCARA, [ikcore.Hinge((0, 0, 1), -120, 120), ikcore.Hinge((0, 0, 1), -145, 145),
+                                ikcore.Slider((0, 0, -1), 0.0, 0.2), ikcore.Hinge((0, 0, 1))])
+
+
+def tilted():
+    """A spatial arm with two sliders along skew axes between hinges."""
+    return ikcore.Chain([(0, 0, 0), (0, 0, 0.5), (0.2, 0.1, 0.7), (0.5, 0.1, 0.6), (0.6, 0.3, 0.5), (0.8, 0.3, 0.5)],
+                        [ikcore.Hinge((0, 0, 1), -170, 170), ikcore.Slider((0.2, 0.1, 0.2), -0.1, 0.3),
+                         ikcore.Hinge((0, 1, 0), -100, 100), ikcore.Slider((1, 0, 0.3), 0.0, 0.25),
+                         ikcore.Hinge((1, 0, 0), -150, 150)])
+
+
+def values_in_limits(chain, rng):
+    out = []
+    for joint in chain.joints:
+        if isinstance(joint, ikcore.Slider):
+            out.append(rng.uniform(joint.lower, joint.upper))
+        else:
+            out.append(rng.uniform(max(-math.pi, math.radians(joint.min_deg)), min(math.pi, math.radians(joint.max_deg))))
+    return out
+
+
+def within(chain, values):
+    for joint, v in zip(chain.joints, values):
+        lo, hi = ((joint.lower, joint.upper) if isinstance(joint, ikcore.Slider)
+                  else (math.radians(joint.min_deg), math.radians(joint.max_deg)))
+        if not lo - 1e-12 <= v <= hi + 1e-12:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("make", [scara, tilted])
+def test_a_sliders_column_is_the_derivative_of_forward_kinematics(make):
+    """J's slider column [s; 0] against the difference quotient of the effector in the displacement."""
+    chain = make()
+    rng = random.Random(7)
+    for _ in range(20):
+        values = values_in_limits(chain, rng)
+        frames = chain.pose_at(values)
+        jac = JointJacobian(chain, frames, 1.0, True)
+        for j in chain.plan.sliders:
+            h = 1e-7
+            moved = list(values)
+            moved[j] = values[j] - h if values[j] + h > chain.joints[j].upper else values[j] + h
+            step = moved[j] - values[j]
+            after = chain.pose_at(moved)
+            numeric = [(a - b) / step for a, b in zip(after.points[-1], frames.points[-1])]
+            s = jac.bases[j][0]
+            turns = [None] * chain.size
+            turns[j] = s
+            motion = jac.apply(turns)
+            assert math.dist(motion[:3], numeric) <= 1e-6
+            assert motion[3:] == [0.0, 0.0, 0.0]
+            # J^T y's share for the slider is (s . y_p) s, whatever the orientation rows hold.
+            y = [rng.uniform(-1, 1) for _ in range(6)]
+            t = sum(a * b for a, b in zip(s, y[:3]))
+            assert math.dist(jac.transpose(y)[j], [t * c for c in s]) <= 1e-15
+
+
+@pytest.mark.parametrize("method", ikcore.solvers.SLIDER_METHODS)
+@pytest.mark.parametrize("make", [scara, tilted])
+def test_the_jacobian_methods_meet_targets_within_the_sliders_ranges(method, make):
+    chain = make()
+    rng = random.Random(8)
+    met = 0
+    for _ in range(30):
+        target = chain.pose_at(values_in_limits(chain, rng)).points[-1]
+        solution = ikcore.solve(chain, target, method, tolerance=1e-5)
+        met += solution.converged
+        assert within(chain, solution.joint_values)
+        assert solution.status in ("converged", "stalled", "max_iterations")
+    assert met >= (30 if method != "jacobian_transpose" else 20)
+
+
+@pytest.mark.parametrize("make", [scara, tilted])
+def test_dls_meets_4x4_poses_made_by_forward_kinematics(make):
+    chain = make()
+    rng = random.Random(9)
+    for _ in range(30):
+        target = chain.tip_pose(chain.pose_at(values_in_limits(chain, rng)))
+        solution = ikcore.solve(chain, target, "dls", tolerance=1e-5)
+        assert solution.converged, solution
+        assert within(chain, solution.joint_values)
+
+
+@given(st.floats(0.2, 0.6), st.floats(-1.0, 1.0), st.floats(-0.2, 1.0))
+def test_a_target_past_the_sliders_range_leaves_it_at_its_end(x, y, z):
+    """The quill never slides past its range, whatever the target asks."""
+    chain = scara()
+    solution = ikcore.solve(chain, (x, y, z), "dls")
+    slide = solution.joint_values[2]
+    assert 0.0 <= slide <= 0.2
+    assert solution.converged == (solution.error <= 1e-3 * chain.reach)
+
+
+def test_the_reach_counts_each_slider_at_its_longest():
+    chain = scara()
+    # The quill's bone (0.25 across, sliding up to 0.2 down) is longest at its lowest.
+    assert chain.reach == pytest.approx(0.4 + 0.3 + math.hypot(0.25, 0.2) + 0.1, abs=1e-15)
+    solution = ikcore.solve(chain, (0.0, 0.0, 5.0), "dls")
+    assert solution.status == "unreachable"
+
+
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "two_bone", "fabrik_dls"])
+def test_methods_that_cannot_slide_refuse(method):
+    chain = ikcore.Chain([(0, 0, 0), (0, 0, 1), (1, 0, 1)], [ikcore.Slider((0, 0, 1), 0.0, 0.5), ikcore.Hinge()])
+    with pytest.raises(ikcore.IKError, match="cannot move a sliding joint"):
+        ikcore.solve(chain, (0.4, 0.2, 0.3), method)
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda c: ikcore.solve(c, (0.4, 0.2, 0.3), "dls", pole=(0, 1, 0)), "pole"),
+    (lambda c: ikcore.solve(c, (0.4, 0.2, 0.3), "dls", secondary=[ikcore.TowardRest()]), "secondary"),
+    (lambda c: ikcore.trace(c, (0.4, 0.2, 0.3), "dls"), "traces"),
+    (lambda c: ikcore.solve_batch(c, [(0.4, 0.2, 0.3)], "dls"), "solve_batch"),
+    (lambda c: ikcore.Skeleton().add_chain("arm", None, c.points, c.joints), "skeleton"),
+    (lambda c: c.forward([ikcore.rotation.IDENTITY] * 4), "pose_at"),
+    (lambda c: c.rotations_of([0.0] * 4), "Hinge"),
+    (lambda c: ikcore.dump_pose("robot", "dls", [("arm", c, [ikcore.rotation.IDENTITY] * 4)]), "Slider"),
+])
+def test_what_does_not_take_sliders_yet_says_so(call, says):
+    with pytest.raises(ikcore.IKError, match=says):
+        call(scara())
+
+
+@pytest.mark.parametrize("args, says", [
+    (((0, 0, 0), 0.0, 1.0), "non-zero"),
+    (((0, 0, 1), 1.0, 0.0), "must not exceed"),
+    (((0, 0, 1), math.nan, 1.0), "finite"),
+    (((0, 0, 1), 0.0, math.inf), "finite"),
+])
+def test_bad_sliders_are_refused(args, says):
+    with pytest.raises(ikcore.IKError, match=says):
+        ikcore.Slider(*args)
+
+
+def test_a_slider_that_would_slide_through_its_joint_is_refused():
+    with pytest.raises(ikcore.IKError, match="slides through"):
+        ikcore.Chain([(0, 0, 0), (0, 0, 1), (0, 0, 1.5)], [None, ikcore.Slider((0, 0, 1), -1.0, 0.0)])
+
+
+def test_a_start_keeps_its_displacements_and_the_tracker_carries_them():
+    chain = scara()
+    start = chain.pose_at([0.2, 0.3, 0.15, 0.0])
+    assert ikcore.solve(chain, start.points[-1], "dls", start=start).iterations == 0
+    track = ikcore.Tracker(chain, "dls", tolerance=1e-5)
+    for k in range(5):
+        solution = track(chain.pose_at([0.2 + 0.01 * k, 0.3, 0.1 + 0.01 * k, 0.0]).points[-1])
+        assert solution.converged
+        assert track.frames.slides[2] == solution.joint_values[2]
+    # Rotations alone as a start: every slider at rest (within its range).
+    assert pose_of(chain, [ikcore.rotation.IDENTITY] * 4).slides == [None, None, 0.0, None]
