@@ -169,3 +169,27 @@ def test_a_start_keeps_its_displacements_and_the_tracker_carries_them():
         assert track.frames.slides[2] == solution.joint_values[2]
     # Rotations alone as a start: every slider at rest (within its range).
     assert pose_of(chain, [ikcore.rotation.IDENTITY] * 4).slides == [None, None, 0.0, None]
+
+
+def test_a_slider_on_an_end_of_its_range_blocks_the_motion_past_it():
+    from ikcore.solvers.jacobian.limits import limit_directions
+    chain = scara()
+    for slide, expected in ((0.2, 1.0), (0.0, -1.0), (0.1, None)):
+        frames = chain.pose_at([0.3, 0.5, slide, 0.0])
+        jac = JointJacobian(chain, frames, 1.0, False)
+        s = jac.bases[2][0]
+        found = limit_directions(chain, frames, 2, jac)
+        assert found == ([] if expected is None else [tuple(expected * c for c in s)])
+
+
+def test_a_restart_draws_the_sliders_anew_within_their_ranges():
+    from ikcore.problem import check_request, check_settings
+    from ikcore.solvers.restarts import restart_frames
+    chain = scara()
+    problem = check_request(check_settings(chain, "dls"), (0.4, 0.2, 0.3))
+    frames = chain.pose_at([0.3, 0.5, 0.1, 0.0])
+    rng = random.Random(10)
+    slides = [restart_frames(problem, frames, rng, 4.0, within=True).slides[2] for _ in range(200)]
+    assert all(0.0 <= s <= 0.2 for s in slides)
+    # A wide restart spreads over the range, both sides of where the slider was.
+    assert min(slides) < 0.05 and max(slides) > 0.15
