@@ -187,6 +187,10 @@ class Chain:
         """The same chain without its joint limits."""
         if not self.limited:
             return self
+        if self.plan.sliders:
+            # Without its range a slider would have no reach to bound the chain's.
+            raise IKError(f"a chain with a sliding joint (joint {self.plan.sliders[0]} is a Slider) has no "
+                          f"version without limits yet")
         return Chain(self.points, joint_names=self.joint_names, tip_rotation=self.tip_rotation)
 
     def forward(self, rotations: Rotations) -> list[Point]:

@@ -135,6 +135,7 @@ def test_methods_that_cannot_slide_refuse(method):
     (lambda c: ikcore.Skeleton().add_chain("arm", None, c.points, c.joints), "skeleton"),
     (lambda c: c.forward([ikcore.rotation.IDENTITY] * 4), "pose_at"),
     (lambda c: c.rotations_of([0.0] * 4), "Hinge"),
+    (lambda c: c.free(), "without limits"),
     (lambda c: ikcore.dump_pose("robot", "dls", [("arm", c, [ikcore.rotation.IDENTITY] * 4)]), "Slider"),
 ])
 def test_what_does_not_take_sliders_yet_says_so(call, says):
