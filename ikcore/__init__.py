@@ -14,6 +14,7 @@ The public API, on one screen::
     pose = ikcore.load_pose(json_text)                                   # the page's "Download pose"
     robot = ikcore.Chain.from_urdf(urdf, "base_link", "tool0")           # a URDF's joints, Z up
     sol = ikcore.solve(robot, pose_4x4, "dls"); sol.joint_values         # poses as matrices, radians
+    sol = ikcore.solve(robot, pose_4x4, "dls", mask=(1, 1, 1, 1, 1, 0))  # the tool's roll left free
 
 Joint limits: :class:`Hinge`, :class:`BallSocket`; a sliding joint: :class:`Slider` (:mod:`ikcore.constraints`).
 Secondary objectives for the Jacobian methods, ``secondary=[...]``: :class:`TowardRest`,

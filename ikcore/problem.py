@@ -14,6 +14,7 @@ from . import rotation as rot
 from .chain import LARGEST, Chain
 from .checks import check_int_range, check_positive, check_quaternion, check_vector
 from .errors import IKError
+from .mask import check_mask
 from .objectives import TowardRest, check_objectives
 from .solvers import ORIENTATION_METHODS, SECONDARY_METHODS, SLIDER_METHODS
 from .solvers import method as method_module
@@ -45,12 +46,15 @@ class Settings:
         How near an edge of the reach a target meets the nearest pose (see
         :attr:`Problem.at_edge`): the tolerance, less ``1e-9`` of the reach for
         rounding.
+    mask : Mask or None
+        The task's axis weights (:mod:`ikcore.mask`), ``None`` for every axis alike.
     """
 
     __slots__ = ("chain", "method", "module", "tolerance", "max_iterations", "orientation_tolerance", "options",
-                 "secondary", "edge_margin")
+                 "secondary", "edge_margin", "mask")
 
-    def __init__(self, chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary):
+    def __init__(self, chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary,
+                 mask=None):
         self.chain = chain
         self.method = method
         self.module = module
@@ -60,6 +64,7 @@ class Settings:
         self.options = options
         self.secondary = secondary
         self.edge_margin = max(0.0, tolerance - 1e-9 * chain.reach)
+        self.mask = mask
 
 
 class Problem:
@@ -101,7 +106,10 @@ class Problem:
         A point hinting the bend plane and side.
     settings : Settings
         And, for short, its ``tolerance``, ``max_iterations``,
-        ``orientation_tolerance``, ``options`` and ``secondary``.
+        ``orientation_tolerance``, ``options``, ``secondary`` and ``mask``.
+    frame : (w, x, y, z) or None
+        With a mask and an orientation target, the asked rotation of the tip frame, whose
+        axes the mask's orientation weights are about.
     secondary_state : SecondaryState or None
         What the secondary steps of the solve that returned the start pose left
         for the next (:class:`ikcore.solvers.jacobian.secondary.SecondaryState`: the
@@ -112,16 +120,19 @@ class Problem:
 
     __slots__ = ("chain", "target", "start", "start_error", "distance", "start_met", "orientation", "pole",
                  "settings", "tolerance", "max_iterations", "orientation_tolerance", "options", "secondary",
-                 "secondary_state", "nearest", "free", "at_edge")
+                 "secondary_state", "nearest", "free", "at_edge", "mask", "frame")
 
     def __init__(self, settings, target, start, orientation=None, pole=None):
         self.settings = settings
         self.chain = settings.chain
         self.target = target
         self.start = start
-        self.start_error = math.dist(start.points[-1], target)
-        self.distance = math.dist(target, self.chain.points[0])
+        self.mask = mask = settings.mask
         self.orientation = orientation
+        self.frame = None if mask is None or orientation is None else rot.multiply(orientation,
+                                                                                self.chain.tip_rotation)
+        self.start_error = self.error_of(start.points[-1])
+        self.distance = math.dist(target, self.chain.points[0])
         self.pole = pole
         self.tolerance = settings.tolerance
         self.max_iterations = settings.max_iterations
@@ -133,25 +144,32 @@ class Problem:
         # Outside the shell the chain without limits sweeps, the shell's point nearest the target (at
         # the root itself, every point at min_reach is as near: no one of them to aim at).
         chain, d = self.chain, self.distance
-        self.free = chain.plan.free and orientation is None
+        self.free = chain.plan.free and orientation is None and mask is None
         self.nearest = None
-        if orientation is None and not chain.min_reach <= d <= chain.reach and d > 0.0:
+        if orientation is None and mask is None and not chain.min_reach <= d <= chain.reach and d > 0.0:
             r = chain.reach if d > chain.reach else chain.min_reach
             self.nearest = tuple(a + (t - a) * (r / d) for a, t in zip(chain.points[0], target))
         margin = settings.edge_margin
-        self.at_edge = d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin)
+        self.at_edge = mask is None and (d >= chain.reach - margin or (chain.min_reach > 0.0 and d <= chain.min_reach + margin))
 
     def error(self, frames):
-        """The effector's distance to the target in ``frames``."""
-        return math.dist(frames.points[-1], self.target)
+        """The effector's distance to the target in ``frames`` (over the asked axes, with a mask)."""
+        return self.error_of(frames.points[-1])
 
     def error_of(self, point):
-        """``point``'s distance to the target."""
-        return math.dist(point, self.target)
+        """``point``'s distance to the target (over the asked axes, with a mask)."""
+        if self.mask is None:
+            return math.dist(point, self.target)
+        return self.mask.position_error(self.target, point)
 
     def orientation_error(self, frames):
-        """Radians between the last bone's rotation in ``frames`` and the asked one (``None`` if none)."""
-        return None if self.orientation is None else rot.angle_between(frames.worlds[-1], self.orientation)
+        """Radians between the last bone's rotation in ``frames`` and the asked one, over the asked
+        axes with a mask (``None`` if none is asked)."""
+        if self.orientation is None:
+            return None
+        if self.mask is None:
+            return rot.angle_between(frames.worlds[-1], self.orientation)
+        return self.mask.orientation_error(self.frame, self.orientation, frames.worlds[-1])
 
     @property
     def orientation_weight(self):
@@ -164,13 +182,16 @@ class Problem:
     def score(self, frames):
         """How far ``frames`` is from meeting the problem: the error, with an orientation target
         together with its weighted angle (``hypot(error, c angle)``)."""
-        error = math.dist(frames.points[-1], self.target)
+        error = self.error(frames)
         if self.orientation is None:
             return error
         return math.hypot(error, self.orientation_weight * self.orientation_error(frames))
 
     def met(self, frames):
         """Whether ``frames`` meets the target within the tolerances: the test the Solution's status comes from."""
+        if self.mask is not None:
+            return self.error(frames) <= self.tolerance and (
+                self.orientation is None or self.orientation_error(frames) <= self.orientation_tolerance)
         if not math.dist(frames.points[-1], self.target) <= self.tolerance:
             return False
         return self.orientation is None or \
@@ -235,12 +256,12 @@ def read_options(method, given, spec):
 
 
 def check_settings(chain, method, *, tolerance=None, max_iterations=None, orientation_tolerance=None,
-                   secondary=None, **options):
+                   secondary=None, mask=None, **options):
     """Check a solve's settings (arguments as for :func:`ikcore.solve`) into :class:`Settings`."""
-    return settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+    return settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options, mask)
 
 
-def settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options):
+def settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options, mask=None):
     """:func:`check_settings` with every argument given, the method's options as one dict.
 
     A method's defaults, the commonest request, are checked once per chain and
@@ -249,16 +270,16 @@ def settings_of(chain, method, tolerance, max_iterations, orientation_tolerance,
     if not isinstance(chain, Chain):
         raise IKError(f"chain must be an ikcore.Chain, got {type(chain).__name__}")
     if (type(method) is str and tolerance is None and max_iterations is None and orientation_tolerance is None
-            and secondary is None and not options):
+            and secondary is None and not options and mask is None):
         found = chain.plan.settings.get(method)
         if found is None:
             found = chain.plan.settings[method] = make_settings(chain, method)
         return found
-    return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+    return make_settings(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options, mask)
 
 
 def make_settings(chain, method, tolerance=None, max_iterations=None, orientation_tolerance=None, secondary=None,
-                  options=None):
+                  options=None, mask=None):
     """:func:`check_settings` for a checked ``chain``: every argument checked here."""
     options = options or {}
     module = method_module(method)
@@ -275,7 +296,11 @@ def make_settings(chain, method, tolerance=None, max_iterations=None, orientatio
         _check_sliders(chain, method, module, secondary, options)
     if options.get("rest_weight"):
         secondary = (*secondary, TowardRest(options["rest_weight"]))
-    return Settings(chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary)
+    mask = check_mask(mask)
+    if mask is not None and not getattr(module, "MASK", False):
+        raise IKError(f"method {method!r} takes no mask; use one of {', '.join(SLIDER_METHODS)}")
+    return Settings(chain, method, module, tolerance, max_iterations, orientation_tolerance, options, secondary,
+                    mask)
 
 
 def _check_sliders(chain, method, module, secondary, options):
@@ -329,6 +354,9 @@ def check_request(settings, target, start=None, orientation=None, pole=None):
         start = chain.plan.rest
     elif not isinstance(start, kinematics.Frames):
         start = chain.plan.start(start)
+    mask = settings.mask
+    if mask is not None and orientation is None and any(w != 1.0 for w in mask.weights[3:]):
+        raise IKError(f"mask {mask.weights!r} weighs orientation axes, but the target asks no orientation")
     problem = Problem(settings, target, start, orientation, pole)
     if not problem.distance <= FARTHEST:
         raise _too_far(target, "target")

@@ -145,14 +145,15 @@ def solution_of(problem, outcome, placement=None):
     """
     frames = outcome.frames
     chain = problem.chain
-    # math.dist, not a sum of squares: squares of tiny errors underflow to 0.
-    error = math.dist(frames.points[-1], problem.target)
+    # math.dist, not a sum of squares: squares of tiny errors underflow to 0 (with a mask: over the
+    # asked axes).
+    error = math.dist(frames.points[-1], problem.target) if problem.mask is None else problem.error(frames)
     orientation_error = None if problem.orientation is None else problem.orientation_error(frames)
     errors = list(outcome.errors) or [error]
     errors[-1] = error
     if problem.met(frames):
         status = CONVERGED
-    elif not chain.reachable(problem.target):
+    elif (problem.mask is None or problem.mask.position_full) and not chain.reachable(problem.target):
         status = UNREACHABLE
     elif outcome.stalled:
         status = STALLED

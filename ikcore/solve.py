@@ -16,7 +16,8 @@ __all__ = ["METHODS", "ORIENTATION_METHODS", "solve"]
 def solve(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotations | Frames | None = None,
           tolerance: float | None = None, max_iterations: int | None = None, orientation: Quaternion | None = None,
           orientation_tolerance: float | None = None, pole: Vector3 | None = None,
-          secondary: Sequence[Objective] | None = None, **options: float) -> Solution:
+          secondary: Sequence[Objective] | None = None, mask: Sequence[float] | None = None,
+          **options: float) -> Solution:
     """Solve ``chain`` so that its end effector reaches ``target``.
 
     Parameters
@@ -48,6 +49,12 @@ def solve(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotati
     secondary : list of objectives, optional
         Secondary objectives (:mod:`ikcore.objectives`) served in the null space
         of the task (dls, pseudo_inverse, fabrik_dls, jacobian_transpose).
+    mask : 3 or 6 weights, optional
+        Weights of the task's axes ``(x, y, z[, rx, ry, rz])``: position along the
+        chain's axes, orientation about the target tip frame's; 0 ignores an axis
+        (``(1, 1, 1, 1, 1, 0)``: a tool's roll left free). The status and errors
+        measure only the asked axes (:mod:`ikcore.mask`; dls, pseudo_inverse,
+        jacobian_transpose).
     **options
         The method's tuning parameters (its module's ``OPTIONS``).
 
@@ -72,6 +79,6 @@ def solve(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotati
     >>> solution.status, [round(c, 6) for c in solution.effector]
     ('converged', [1.0, 1.0, 0.0])
     """
-    settings = settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options)
+    settings = settings_of(chain, method, tolerance, max_iterations, orientation_tolerance, secondary, options, mask)
     problem = check_request(settings, target, start, orientation, pole)
     return solution_of(problem, settings.module.run(problem))

@@ -83,7 +83,8 @@ class Trace:
 def trace(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotations | Frames | None = None,
           tolerance: float | None = None, max_iterations: int | None = None, orientation: Quaternion | None = None,
           orientation_tolerance: float | None = None, pole: Vector3 | None = None,
-          secondary: Sequence[Objective] | None = None, **options: float) -> Trace:
+          secondary: Sequence[Objective] | None = None, mask: Sequence[float] | None = None,
+          **options: float) -> Trace:
     """Solve as :func:`ikcore.solve` does (same arguments, same checks, same
     :class:`~ikcore.Solution`) and return a :class:`Trace` of its steps.
 
@@ -101,7 +102,8 @@ def trace(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotati
     ('converged', ['setup', 'backward'])
     """
     settings = check_settings(chain, method, tolerance=tolerance, max_iterations=max_iterations,
-                              orientation_tolerance=orientation_tolerance, secondary=secondary, **options)
+                              orientation_tolerance=orientation_tolerance, secondary=secondary, mask=mask,
+                              **options)
     problem = check_request(settings, target, start, orientation, pole)
     if settings.chain.plan.sliders:
         raise IKError(f"traces do not show sliding joints yet (joint {settings.chain.plan.sliders[0]} is a "

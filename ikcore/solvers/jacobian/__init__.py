@@ -49,6 +49,7 @@ from typing import NamedTuple
 
 from ...errors import IKError
 from ...kinematics import Frames
+from ...mask import MaskedJacobian, masked_residual, task_rows
 from ...problem import Outcome
 from .. import pole as poles
 from .. import reach
@@ -177,6 +178,9 @@ class JacobianSearch(Search):
         self.steps = steps
         self.oriented = problem.orientation is not None
         self.c = problem.orientation_weight if self.oriented else 0.0
+        # With a mask, the task's rows seen through it (:mod:`ikcore.mask`).
+        self.rows = None if problem.mask is None else task_rows(problem.mask, 6 if self.oriented else 3,
+                                                                 problem.frame)
         self.restarts = 0
         # The iteration being turned_pose (the steps hook numbers what it records by it; the secondary
         # objectives' steps count on from the task's).
@@ -187,10 +191,15 @@ class JacobianSearch(Search):
         """Step from ``frames`` on (``e``: its residual, ``angles`` its hinges' angles, when known)."""
         self.frames = frames
         self.angles = angles
-        self.e = residual(self.problem, frames, self.c) if e is None else e
+        self.e = self.residual(frames) if e is None else e
         self.F = sum(v * v for v in self.e)
         self.error = self.problem.error(frames)
         self.stuck = False
+
+    def residual(self, frames):
+        """The error the step should undo (:func:`~.joints.residual`), through the mask if any."""
+        e = residual(self.problem, frames, self.c)
+        return e if self.rows is None else masked_residual(self.rows, e)
 
     @property
     def score(self):
@@ -215,6 +224,8 @@ class JacobianSearch(Search):
         one is halved when refused, never damped (damping shortens the task's part)."""
         chain, frames, rule = self.chain, self.frames, self.rule
         jac = JointJacobian(chain, frames, self.c, self.oriented, self.angles)
+        if self.rows is not None:
+            jac = MaskedJacobian(jac, self.rows)
         limits = pose_limits(chain, frames, jac)
         blocked = {}
         for _ in range(tries):
@@ -231,7 +242,7 @@ class JacobianSearch(Search):
             if made is None:
                 return None
             new, angles = made
-            e = residual(self.problem, new, self.c)
+            e = self.residual(new)
             if keep(new, e):
                 if self.steps is not None:
                     # With the damping this step was made with (an accepted step lowers it for the next).

@@ -46,6 +46,8 @@ HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
 #: It moves sliders (:class:`~ikcore.Slider`): see :mod:`.joints`.
 SLIDERS = True
+#: It takes an axis mask (:mod:`ikcore.mask`).
+MASK = True
 
 
 class Damped(StepRule):

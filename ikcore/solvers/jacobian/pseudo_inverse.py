@@ -35,6 +35,8 @@ HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
 #: It moves sliders (:class:`~ikcore.Slider`): see :mod:`.joints`.
 SLIDERS = True
+#: It takes an axis mask (:mod:`ikcore.mask`).
+MASK = True
 
 
 def run(problem, steps=None):
