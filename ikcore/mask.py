@@ -100,32 +100,44 @@ class MaskedJacobian:
 
     def __init__(self, jac, rows):
         self.jac = jac
-        # rows: the m rows of T (each m floats); a row of zeros marks an ignored axis.
-        self.rows = rows
-        self.ignored = [not any(row) for row in rows]
+        # The rows of T by their non-zero entries (a position row has one, an orientation row up
+        # to three): an ignored axis's row has none.
+        self.rows = [[(k, t) for k, t in enumerate(row) if t != 0.0] for row in rows]
 
     def __getattr__(self, name):
         return getattr(self.jac, name)
 
     def gram(self):
         """``T (J J^T) T^T``, an ignored axis's row and column the identity's."""
-        G, T = self.jac.gram(), self.rows
-        TG = [[sum(t[k] * G[k][j] for k in range(len(t))) for j in range(len(t))] for t in T]
-        out = [[sum(a[k] * t[k] for k in range(len(t))) for t in T] for a in TG]
-        for i, ignored in enumerate(self.ignored):
-            if ignored:
-                out[i][i] = 1.0
+        G, rows = self.jac.gram(), self.rows
+        m = len(rows)
+        out = [[0.0] * m for _ in range(m)]
+        for a in range(m):
+            row_a = rows[a]
+            if not row_a:
+                out[a][a] = 1.0
+                continue
+            for b in range(a, m):
+                v = 0.0
+                for k, ta in row_a:
+                    Gk = G[k]
+                    for j, tb in rows[b]:
+                        v += ta * Gk[j] * tb
+                out[a][b] = out[b][a] = v
         return out
 
     def transpose(self, y):
         """``J^T (T^T y)``."""
-        m = len(self.rows)
-        return self.jac.transpose([sum(self.rows[i][k] * y[i] for i in range(m)) for k in range(m)])
+        z = [0.0] * len(self.rows)
+        for row, ya in zip(self.rows, y):
+            for k, t in row:
+                z[k] += t * ya
+        return self.jac.transpose(z)
 
     def apply(self, turns):
         """``T (J w)``."""
         v = self.jac.apply(turns)
-        return [sum(t * x for t, x in zip(row, v)) for row in self.rows]
+        return [sum(t * v[k] for k, t in row) for row in self.rows]
 
 
 def task_rows(mask, m, frame):
