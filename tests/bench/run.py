@@ -113,6 +113,13 @@ def headline(results):
     if b:
         lines.append(f"- solve_batch, K = 1000, N = 10: {b['vs_loop']:.2f}x the time of a loop of solve, "
                      f"{b['vs_reference']:.2f}x the straightforward numpy FABRIK")
+    arms = results.get("urdf", {})
+    if arms:
+        total = sum(d[row]["met"] for d in arms.values() for row in ("pose", "masked"))
+        count = sum(d[row]["count"] for d in arms.values() for row in ("pose", "masked"))
+        ratios = ", ".join(f"{d['pose']['median_vs_forward']:.0f}x ({name})" for name, d in arms.items())
+        lines.append(f"- URDF arms, dls on 4x4 poses: median solve / forward pass {ratios}; solved "
+                     f"{total:,} of {count:,} (with and without a mask)")
     lines += goal_lines(results)
     py = results.get("pyodide", {})
     if "median" in py:

@@ -87,7 +87,7 @@ def measure(name, count):
     for row, found in rows.items():
         times = sorted(t for _, t in found)
         median, p95 = statistics.median(times), times[int(0.95 * count)]
-        out[row] = {"met": sum(m for m, _ in found), "median_ms": 1e3 * median, "p95_ms": 1e3 * p95,
+        out[row] = {"met": sum(m for m, _ in found), "count": count, "median_ms": 1e3 * median, "p95_ms": 1e3 * p95,
                     "median_vs_forward": median / unit, "p95_vs_forward": p95 / unit}
     return out
 
