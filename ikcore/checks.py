@@ -134,3 +134,21 @@ def check_choice(value, name, choices):
     if not isinstance(value, str) or value not in choices:
         raise IKError(f"{name} must be one of {', '.join(choices)}; got {_describe(value)}")
     return value
+
+
+def check_subset(value, name, choices):
+    """Return ``value``, a list or tuple of distinct names out of ``choices`` (at least one), as a
+    tuple in the order of ``choices``: a set of names, whatever order they were given in."""
+    listed = ", ".join(choices)
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise IKError(f"{name} must be a list of names out of {listed}; got {_describe(value)}")
+    if not value:
+        raise IKError(f"{name} must name at least one of {listed}")
+    seen = set()
+    for item in value:
+        if not isinstance(item, str) or item not in choices:
+            raise IKError(f"{name}: {_describe(item)} is not one of {listed}")
+        if item in seen:
+            raise IKError(f"{name} names {item!r} twice")
+        seen.add(item)
+    return tuple(c for c in choices if c in seen)

@@ -5,8 +5,11 @@ The scene holds the reader's code (:attr:`PlaygroundScene.source`): a template o
 once the page sends it with :meth:`PlaygroundScene.run_code` (the page does so only when
 the reader presses Run: code that arrives in a link is shown, not run). Its lanes stand
 as the race's do (:func:`ikcore.rigs.race.lane_root`): lane 0 the reader's solver
-(``yours``), then one lane per rival, by default ikcore's CCD, FABRIK and Jacobian
-transpose, the methods the templates write. The chain is the one
+(``yours``), then one lane per rival: the ikcore methods of the parameter ``rivals`` (a set
+out of :data:`~ikcore.rigs.race.RACERS`), by default CCD, FABRIK and the Jacobian transpose,
+the methods the templates write. Other rivals make the lanes anew (a new ``revision`` of the
+layout) and race them with the code the scene holds: a template, or code the reader ran (never
+code that only sits in the page's editor). The chain is the one
 :func:`~ikcore.rigs.solver_race.playground_chain` makes (six bones, no joint limits), the
 reader's solver sees it in its lane's own frame (root at the origin, straight up at rest).
 
@@ -25,14 +28,14 @@ import math
 
 from .. import rotation as rot
 from ..skeleton import Skeleton
-from .race import BONES, RADIUS, TARGET_RADIUS, lane_box, lane_root
+from .race import BONES, RACERS, RADIUS, TARGET_RADIUS, lane_box, lane_root
 from .sandbox import Budget, ReaderError, load
 from .scene import Limb, Scene, Target, box
 from .solver_race import BUDGET, method_run, playground_chain
 from .solver_run import Run, run_solver
 from .templates import TEMPLATES, source
 
-#: ikcore's methods in the lanes after the reader's.
+#: ikcore's methods in the lanes after the reader's at first (``rivals`` chooses them out of RACERS).
 RIVALS = ("ccd", "fabrik", "jacobian_transpose")
 #: Where the target stands at first, in lane 0's frame: up and out to the side, a bend for every solver.
 START_TARGET = (0.45, 0.95, 0.3)
@@ -49,31 +52,40 @@ class PlaygroundScene(Scene):
     default_method = "fabrik"
     default_max_iterations = 200
     default_constraints = False
+    #: ``columns``: lanes a row, up to one row of every lane ``rivals`` can give (a value above the
+    #: number of lanes stands them in one row, as that number does).
     extra_params = {"rate": {"kind": "int", "min": 1, "max": 6000}, "replay": {"kind": "bool"},
                     "template": {"kind": "choice", "choices": list(TEMPLATES), "panel": False},
-                    "columns": {"kind": "int", "min": 1, "max": 1 + len(RIVALS), "panel": False}}
+                    "rivals": {"kind": "subset", "choices": list(RACERS)},
+                    "columns": {"kind": "int", "min": 1, "max": 1 + len(RACERS), "panel": False}}
     timed_every = 1
 
     def __init__(self):
         super().__init__()
-        self.params.update(rate=RATE, replay=True, template=TEMPLATES[0], columns=1 + len(RIVALS))
+        self.params.update(rate=RATE, replay=True, template=TEMPLATES[0], rivals=RIVALS, columns=1 + len(RIVALS))
         self.chain = playground_chain()
-        self.names = ("yours", *RIVALS)
+        self.add_target(Target("target", START_TARGET, radius=TARGET_RADIUS))
+        self._build_lanes()
+        self.elapsed = 0.0
+        self.output = []
+        self.runs_of_code = 0
+        self.load(source(self.params["template"]))
+
+    def _build_lanes(self):
+        """The lanes of ``rivals`` after the reader's, each with its chain and (but lane 0) its target;
+        the reader's target keeps its place."""
+        self.names = ("yours", *self.params["rivals"])
         self.skeleton = Skeleton()
-        self.lanes = []
+        self.limbs, self.lanes = [], []
+        self.targets = {"target": self.targets["target"]}
         for k, name in enumerate(self.names):
             self.skeleton.add_node(f"lane{k}", translation=lane_root(k, self.params["columns"]))
             bound = self.skeleton.add_chain(name, f"lane{k}", self.chain.points)
             radii = [RADIUS - 0.004 * i for i in range(BONES)]
             self.lanes.append(self.add_limb(Limb(bound, radii, target="target" if k == 0 else f"target@{name}")))
-        self.add_target(Target("target", START_TARGET, radius=TARGET_RADIUS))
         for k, name in enumerate(self.names[1:], 1):
             self.add_target(Target(f"target@{name}", self.lane_target(k), draggable=False, radius=TARGET_RADIUS))
         self.runs = [None] * len(self.lanes)
-        self.elapsed = 0.0
-        self.output = []
-        self.runs_of_code = 0
-        self.load(source(self.params["template"]))
 
     # -- the reader's code ------------------------------------------------------------------------
 
@@ -104,8 +116,14 @@ class PlaygroundScene(Scene):
         self.runs[0] = self._race(0)
 
     def params_changed(self, old):
+        if old["rivals"] != self.params["rivals"]:
+            # Other lanes: a new layout, which the page asks for (and draws) anew.
+            self._build_lanes()
+            self.revision += 1
         if old["template"] != self.params["template"]:
             self.load(source(self.params["template"]))
+        elif old["rivals"] != self.params["rivals"]:
+            self.start_race()
         elif old["columns"] != self.params["columns"]:
             self._arrange()
         elif any(old[k] != self.params[k] for k in ("tolerance", "max_iterations")):
@@ -231,10 +249,11 @@ class PlaygroundScene(Scene):
         return box([b["min"] for b in boxes] + [b["max"] for b in boxes])
 
     def arrangements(self):
-        """As :meth:`ikcore.rigs.race.RaceScene.arrangements`: per number of lanes a row, the roots,
-        the box and the camera."""
+        """As :meth:`ikcore.rigs.race.RaceScene.arrangements`: per number of lanes a row (every value
+        ``columns`` takes), the roots, the box and the camera."""
+        top = self.extra_params["columns"]["max"]
         return [{"columns": c, "roots": [list(lane_root(k, c)) for k in range(len(self.lanes))],
-                 "bounds": self.bounds(c), "camera": self.camera(c)} for c in range(1, len(self.lanes) + 1)]
+                 "bounds": self.bounds(c), "camera": self.camera(c)} for c in range(1, top + 1)]
 
     def layout(self):
         out = super().layout()

@@ -77,9 +77,10 @@ Parameters
 ----------
 ``layout()["param_specs"]`` describes every parameter :meth:`Scene.set_params`
 takes, as plain data: ``{"kind": "choice", "choices": [...]}``, ``{"kind":
-"bool"}``, ``{"kind": "int", "min": a, "max": b}`` or ``{"kind": "float",
-"min": a, "max": b, "open_min": bool}`` (``open_min``: ``min`` itself is
-refused). :func:`check_param` validates with these specs and ``set_params``
+"subset", "choices": [...]}`` (a set of the choices, at least one, none twice:
+a list, kept as a tuple in the order of ``choices``), ``{"kind": "bool"}``,
+``{"kind": "int", "min": a, "max": b}`` or ``{"kind": "float", "min": a,
+"max": b, "open_min": bool}`` (``open_min``: ``min`` itself is refused). :func:`check_param` validates with these specs and ``set_params``
 uses nothing else, so the page checks its inputs and its links with the very
 ranges Python applies.
 """
@@ -88,7 +89,8 @@ import importlib
 import time
 from array import array
 
-from ..checks import check_bool, check_choice, check_float, check_int_range, check_point, check_quaternion
+from ..checks import (check_bool, check_choice, check_float, check_int_range, check_point, check_quaternion,
+                      check_subset)
 from ..errors import IKError
 from ..pose import dump_pose, joint_to_json
 from ..solution import STATUSES
@@ -128,6 +130,8 @@ def check_param(spec, value, name):
     kind = spec["kind"]
     if kind == "choice":
         return check_choice(value, name, tuple(spec["choices"]))
+    if kind == "subset":
+        return check_subset(value, name, tuple(spec["choices"]))
     if kind == "bool":
         return check_bool(value, name)
     if kind == "int":

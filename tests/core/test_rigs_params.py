@@ -28,6 +28,9 @@ def allowed(spec, value):
     kind = spec["kind"]
     if kind == "choice":
         return isinstance(value, str) and value in spec["choices"]
+    if kind == "subset":
+        return (isinstance(value, (list, tuple)) and 0 < len(value) == len(set(value))
+                and all(isinstance(v, str) and v in spec["choices"] for v in value))
     if kind == "bool":
         return isinstance(value, bool)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -48,7 +51,7 @@ def test_every_parameter_has_a_json_spec():
         assert json.loads(json.dumps(specs)) == specs
         assert specs["method"] == {"kind": "choice", "choices": list(scene.methods)}
         for key, spec in specs.items():
-            assert spec["kind"] in ("choice", "bool", "int", "float"), (name, key)
+            assert spec["kind"] in ("choice", "subset", "bool", "int", "float"), (name, key)
             if spec["kind"] in ("int", "float"):
                 assert math.isfinite(spec["min"]) and math.isfinite(spec["max"]) and spec["min"] < spec["max"]
             # Every default fits its own spec (damping's None means "the method's own default").
@@ -65,17 +68,37 @@ def test_set_params_accepts_exactly_what_the_specs_allow(name, data):
     specs = SPECS[name]
     key = data.draw(st.sampled_from(sorted(specs)))
     spec = specs[key]
-    value = data.draw(ANYTHING if spec["kind"] != "choice" else st.one_of(st.sampled_from(spec["choices"]), ANYTHING))
+    value = data.draw(values_for(spec))
     scene = SCENE[name]
     before = dict(scene.params)
     try:
         check(scene, spec, key, value, before)
     finally:
         scene.params = before
-        if name == "steps":
-            # Its trace follows its parameters: a new scene rather than parameters put back under
-            # another parameter's trace.
+        if name in ("steps", "playground"):
+            # Its trace (the playground: its lanes) follows its parameters: a new scene rather than
+            # parameters put back under another parameter's trace.
             SCENE[name] = make_scene(name)
+
+
+def values_for(spec):
+    """Values to try for ``spec``: anything, and for a choice its choices, for a subset lists of its
+    choices and of other names (empty, with repeats, in any order)."""
+    if spec["kind"] == "choice":
+        return st.one_of(st.sampled_from(spec["choices"]), ANYTHING)
+    if spec["kind"] == "subset":
+        names = st.sampled_from(spec["choices"])
+        return st.one_of(st.lists(names, max_size=len(spec["choices"]) + 1),
+                         st.lists(names, min_size=1, unique=True).map(tuple),
+                         st.lists(st.one_of(names, st.text(max_size=8), st.integers()), max_size=3), ANYTHING)
+    return ANYTHING
+
+
+def expected(spec, value):
+    """What a scene keeps of an allowed ``value``: a subset in the order of its choices."""
+    if spec["kind"] == "subset":
+        return tuple(c for c in spec["choices"] if c in value)
+    return value
 
 
 def check(scene, spec, key, value, before):
@@ -85,8 +108,8 @@ def check(scene, spec, key, value, before):
         return
     if allowed(spec, value) and within_trace(scene, key, value):
         scene.set_params(**{key: value})
-        assert scene.params[key] == value
-        assert check_param(spec, value, key) == value
+        assert scene.params[key] == expected(spec, value)
+        assert check_param(spec, value, key) == expected(spec, value)
     else:
         with pytest.raises(IKError, match=key):
             scene.set_params(**{key: value})
