@@ -290,3 +290,134 @@ def test_on_a_phone_held_upright_the_editor_sits_below_the_scene_and_runs_by_tap
     page.tap("#playground .pg-run")
     result = wait_result(demo)
     assert result["status"] == "invalid" and "returned 3 points; the chain has 7" in result["text"]
+
+
+# -- the methods that race: the panel's "ikcore methods racing" (Python's rivals) ----------------------------
+
+#: The chart's colours of lanes 3 to 6 (parts/race-chart.js): purple, red, cyan, yellow.
+LANE_RGB = {3: (0xc5, 0x6c, 0xf0), 4: (0xff, 0x6b, 0x6b), 5: (0x3d, 0xd6, 0xd0), 6: (0xf2, 0xe3, 0x5e)}
+
+
+def rival_box(page, label):
+    """The tick box of the method ``label`` (as the chart names it) in the panel's folder of rivals."""
+    folder = page.locator("#gui .lil-gui", has=page.locator(".lil-title", has_text="ikcore methods racing")).last
+    row = folder.locator(".lil-controller.lil-boolean").filter(
+        has=page.locator(".lil-name").get_by_text(label, exact=True))
+    return row.locator("input")
+
+
+def ticked(page):
+    labels = ["CCD", "FABRIK", "J transpose", "pseudo-inverse", "DLS", "FABRIK→DLS"]
+    return [label for label in labels if rival_box(page, label).is_checked()]
+
+
+def raced(demo, names):
+    """Wait for the lanes ``names`` (after "yours") to have ended their replays; return the chains."""
+    demo.wait_until(f"(() => {{ const c = ikDemo.state().chains; return c.length === {len(names) + 1} && "
+                    f"c.map((l) => l.name).join() === {','.join(['yours', *names])!r} && "
+                    "c.every((l) => l.status !== 'running'); })()", 30_000, f"the race of {names}")
+    demo.page.wait_for_timeout(300)  # the chart's last curve drawn
+    return demo.page.evaluate("ikDemo.state().chains")
+
+
+def assert_lanes_framed(page, count):
+    """Every lane's name is drawn between the editor and the panel, above the chart: the camera framed them."""
+    boxes = page.evaluate("""() => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+        return { labels: ikDemo.state().view.labels, editor: r('#playground'), gui: r('#gui'), chart: r('#race') }; }""")
+    assert len(boxes["labels"]) == count
+    for left, top, right, bottom in boxes["labels"]:
+        assert boxes["editor"]["right"] <= left and right <= boxes["gui"]["left"], boxes
+        assert bottom <= boxes["chart"]["top"], boxes
+
+
+def test_the_panel_chooses_the_methods_that_race_and_the_code_stays(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    assert ticked(page) == ["CCD", "FABRIK", "J transpose"]
+    type_code(page, MINE)
+    page.keyboard.press("Control+Enter")
+    assert wait_result(demo)["status"] == "converged"
+    # An edit made since, not run: it stays in the editor and is not sent to Python by the change of lanes.
+    page.keyboard.type("\n# not run yet")
+    code = view(page)["code"]
+    runs = view(page)["loads"]
+    page.evaluate("window.__editor = document.querySelector('#playground textarea')")
+    raced(demo, ["ccd", "fabrik", "jacobian_transpose"])
+    assert chart_has_color(page, LANE_RGB[3])
+    # Untick the Jacobian transpose, as a reader clicks: three lanes, no fourth curve; the tick box keeps the focus.
+    rival_box(page, "J transpose").click()
+    chains = raced(demo, ["ccd", "fabrik"])
+    assert [c["status"] for c in chains] == ["converged"] * 3, chains
+    assert not chart_has_color(page, LANE_RGB[3])
+    assert_lanes_framed(page, 3)
+    assert ticked(page) == ["CCD", "FABRIK"]
+    assert page.evaluate("document.activeElement.closest('.lil-controller')?.textContent") == "J transpose"
+    # The editor is the one the reader typed into: the same code (and the unrun edit), Python's code the one run.
+    state = view(page)
+    assert state["code"] == code and state["result"]["status"] == "converged"
+    assert view(page)["loads"] == runs
+    assert page.locator(".pg-output").inner_text().startswith("step 7")
+    # The very editor the reader typed into: its caret, scroll and undo history are kept too.
+    assert page.evaluate("document.querySelector('#playground textarea') === window.__editor")
+    # Tick three more: six lanes, their curves in their colours; the link carries the choice.
+    for label in ("pseudo-inverse", "DLS", "FABRIK→DLS"):
+        rival_box(page, label).click()
+    raced(demo, ["ccd", "fabrik", "pseudo_inverse", "dls", "fabrik_dls"])
+    assert chart_has_color(page, LANE_RGB[3]) and chart_has_color(page, LANE_RGB[4])
+    assert "&rivals=ccd,fabrik,pseudo_inverse,dls,fabrik_dls&" in page.evaluate("ikDemo.link()")
+    # Every method: seven lanes, the seventh curve in a colour of its own.
+    assert not chart_has_color(page, LANE_RGB[6])
+    rival_box(page, "J transpose").click()
+    raced(demo, ["ccd", "fabrik", "jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls"])
+    assert chart_has_color(page, LANE_RGB[6])
+    assert_lanes_framed(page, 7)
+    assert view(page)["code"] == code
+    # The last one unticked is refused with a notice: one method at least races.
+    for label in ("CCD", "FABRIK", "J transpose", "pseudo-inverse", "DLS"):
+        rival_box(page, label).click()
+    raced(demo, ["fabrik_dls"])
+    rival_box(page, "FABRIK→DLS").click()
+    notice = page.locator("#notice")
+    assert notice.is_visible() and "rivals must name at least one of" in notice.text_content()
+    assert ticked(page) == ["FABRIK→DLS"]
+    assert [c["name"] for c in page.evaluate("ikDemo.state().chains")] == ["yours", "fabrik_dls"]
+    # The editor still holds the reader's code, and Run runs it (the edit too) against the lane left.
+    assert view(page)["code"] == code
+    page.click("#playground .pg-run")
+    demo.wait_until(f"ikDemo.state().view.playground.loads === {runs + 1}", 10_000, "the run")
+    assert wait_result(demo)["status"] == "converged"
+
+
+def test_a_link_carries_the_rivals_and_its_code_still_waits_for_run(demo, site_server):
+    page = open_playground(demo, site_server)
+    wait_result(demo)
+    run_code(page, "def step(points, target, lengths):\n    print('ran')\n    return points\n")
+    wait_result(demo)
+    page.evaluate("ikDemo.set({rivals: ['dls', 'fabrik']})")
+    demo.wait_until("ikDemo.state().view.playground.packed", 5000, "the code packed into the link")
+    link = page.evaluate("ikDemo.link()")
+    assert "&rivals=fabrik,dls&" in link and "code=" in link
+    demo.open("about:blank")
+    demo.open(link)
+    demo.wait_ready()
+    demo.wait_until("ikDemo.state().view.playground.fromLink", 10_000, "the link's code in the editor")
+    raced(demo, ["fabrik", "dls"])
+    assert ticked(page) == ["FABRIK", "DLS"]
+    # Other lanes, chosen in the panel, do not run the link's code: the template races, the notice stays.
+    rival_box(page, "CCD").click()
+    raced(demo, ["ccd", "fabrik", "dls"])
+    state = view(page)
+    assert state["fromLink"] and "print('ran')" in state["code"] and state["result"]["status"] == "converged"
+    assert page.locator(".pg-link").is_visible() and page.locator(".pg-output").is_hidden()
+    page.click("#playground .pg-run")
+    assert wait_result(demo)["status"] == "stalled"
+    assert page.locator(".pg-output").inner_text().startswith("ran")
+    # A bad value in a link is named in the notice and left out; the rest of the link applies.
+    notice = demo.apply_hash("v=1&rivals=fabrik,newton&rate=30")
+    assert notice.startswith("Link: ignored rivals (rivals: \"newton\" is not one of ccd, fabrik,"), notice
+    assert notice.endswith("The rest of it applied.")
+    assert page.evaluate("ikDemo.state().params.rate") == 30
+    assert [c["name"] for c in page.evaluate("ikDemo.state().chains")] == ["yours", "ccd", "fabrik", "dls"]
+    for fragment, words in (("v=1&rivals=fabrik,fabrik", "rivals (rivals names fabrik twice)"),
+                            ("v=1&rivals=,", "rivals (rivals: \"\" is not one of")):
+        assert words in demo.apply_hash(fragment)

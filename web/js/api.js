@@ -47,7 +47,8 @@ export function createApi(demo) {
     /**
      * What the current scene offers the panel: {scene, scenes, methods, params, param_specs, param_methods
      * (which methods use a parameter; a parameter not listed is used by all), targets: [{name, draggable,
-     * oriented, scripted}], hasLimits, labels and folder (the view's names for the scene's own parameters),
+     * oriented, scripted}], hasLimits, labels, choiceLabels and folder (the view's names for the scene's own
+     * parameters and a subset's choices),
      * overlays, gizmo, quality: {asked, auto}}.
      */
     describe() {
@@ -59,7 +60,7 @@ export function createApi(demo) {
         param_methods: structuredClone(layout.param_methods ?? {}),
         targets: layout.targets.map(({ name, draggable, oriented, scripted }) => ({ name, draggable, oriented, scripted })),
         hasLimits: layout.chains.some((chain) => chain.constraints.some((c) => c && !(c.type === "ball" && c.cone_deg >= 179.9))),
-        labels: { ...view.labels }, folder: view.folder, overlays: demo.limitsShown,
+        labels: { ...view.labels }, choiceLabels: structuredClone(view.choiceLabels ?? {}), folder: view.folder, overlays: demo.limitsShown,
         gizmo: demo.handles.mode ?? "translate",
         quality: { asked: stage.asked, auto: stage.resolve("auto"), software: stage.software },
       };

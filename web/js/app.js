@@ -171,8 +171,11 @@ function insets() {
   return { top, right: wide ? column : 0, bottom, left: 0 };
 }
 
-/** Build the views of the current scene (after loading, and after each scene switch). */
-function showScene(info) {
+/**
+ * Build the views of the current scene (after loading, after each scene switch, and after a new layout of the
+ * same scene: then `carried` is what the view before handed over, see views/base.js).
+ */
+function showScene(info, carried = null) {
   const { stage } = demo;
   const layout = demo.layout = info.layout;
   loop.takeFrame();
@@ -189,7 +192,7 @@ function showScene(info) {
   }
   const View = viewFor(layout.scene);
   const view = demo.view = new View({ stage, camera: demo.camera, layout, buf, note, insets, api, terrain: ground,
-    command: (name, args) => loop.command(name, args), emit: (event, detail) => demo.emit(event, detail) });
+    command: (name, args) => loop.command(name, args), emit: (event, detail) => demo.emit(event, detail), carried });
   demo.overlay = new LimitOverlay(stage.scene, layout);
   demo.overlay.visible = demo.limitsShown;
   demo.handles.attach(view, view.ground);
@@ -209,11 +212,17 @@ function showScene(info) {
 
 /**
  * A command's result (the scene's state: {params}, the values in force) becomes the scene's parameters and the
- * panel's, and the view hears of it. A scene whose chains changed with its parameters (the steps scene's, a new
- * `revision`) is shown anew: its layout, its buffer and a view for them.
+ * panel's, and the view hears of it. A scene whose chains changed with its parameters (the steps scene's, the
+ * playground's lanes: a new `revision`) is shown anew: its layout, its buffer and a view for them, which takes
+ * over what the view before hands over (the playground's editor, with the reader's code).
  */
 function applied(result) {
-  if ((result.revision ?? 0) !== (demo.layout.revision ?? 0)) showScene(loop.command("layout", {}));
+  if ((result.revision ?? 0) !== (demo.layout.revision ?? 0)) {
+    showScene(loop.command("layout", {}), demo.view.handOver?.() ?? null);
+    // The new view may have set parameters as it was framed (the race's arrangement of its lanes): the state
+    // after them, not `result`, is the one in force.
+    result = loop.command("state", {});
+  }
   const was = demo.layout.params.animate;
   demo.layout.params = result.params;
   if (result.params.animate && !was) demo.motionAsked = true;

@@ -7,7 +7,10 @@
 // A hidden control keeps its value (the scene keeps it, and links carry it). The scene's own parameters
 // come first, in a folder its view names ("race"), so that they are in sight when it opens. Values shown are
 // always the values in force, whatever changed them (the panel, ikDemo, a link, a refusal), and numbers
-// typed into it are checked as links are.
+// typed into it are checked as links are. A set of names (a "subset" parameter: the playground's rivals) is a
+// folder of tick boxes, one a name; untick the last one and a notice says that one at least is needed.
+// A scene whose layout changed with a parameter (a new `revision`: other lanes) gets a new panel, which
+// keeps the focus on the control that had it, so that a keyboard goes on from there.
 
 import GUI from "lil-gui";
 import { paramFromText } from "./params.js";
@@ -31,6 +34,7 @@ export class ControlPanel {
     this.gui = null;
     this.values = null;     // the object lil-gui's controllers edit
     this.shown = {};        // key -> controller whose visibility follows the method
+    this.ticks = {};        // a subset's key -> {choice: ticked}, the object its tick boxes edit
     this.info = null;
     api.on("scene", () => this.build());
     api.on("params", (params) => this.sync(params));
@@ -41,8 +45,10 @@ export class ControlPanel {
   /** A new panel for the scene now shown, replacing the previous one. */
   build() {
     const { api } = this;
+    const previous = this.info?.scene;
     const info = this.info = api.describe();
     const wasOpen = this.gui ? !this.gui._closed : !this.options.compact();
+    const focused = previous === info.scene ? this.focusedPath() : null;
     if (this.gui) this.gui.destroy();
     // lil-gui's stylesheet is linked by index.html: injected <style> elements would need 'unsafe-inline'.
     const gui = this.gui = new GUI({ title: "Controls", injectStyles: false, container: this.container });
@@ -55,6 +61,7 @@ export class ControlPanel {
       pose: () => this.act(() => api.downloadPose()),
     };
     this.shown = {};
+    this.ticks = {};
     const guard = (fn) => (value) => this.act(() => fn(value));
     gui.add(values, "copyLink").name("copy link");
     gui.add(values, "scene", info.scenes).name("scene").onChange(guard((v) => api.setScene(v)));
@@ -96,6 +103,21 @@ export class ControlPanel {
     quality.domElement.after(note);
     gui.add(values, "pose").name("download pose (JSON)");
     this.showUsed(p.method);
+    if (focused) this.focusPath(focused);
+  }
+
+  /** Where the focus is in the panel: its control's folder and name, or null. */
+  focusedPath() {
+    const active = document.activeElement;
+    if (!this.gui || !active || !this.gui.domElement.contains(active)) return null;
+    const controller = this.gui.controllersRecursive().find((c) => c.domElement.contains(active));
+    return controller ? [controller.parent._title, controller._name] : null;
+  }
+
+  /** Focus the control of this panel at `path` (from focusedPath), if it has one. */
+  focusPath([folder, name]) {
+    const controller = this.gui.controllersRecursive().find((c) => c.parent._title === folder && c._name === name);
+    controller?.domElement.querySelector("input, select, button")?.focus();
   }
 
   /** A controller for parameter `key` of `spec` in `folder`, applied through ikDemo.set. */
@@ -104,12 +126,26 @@ export class ControlPanel {
     const apply = (v) => this.act(() => api.set({ [key]: v }));
     if (spec.kind === "bool") return folder.add(values, key).name(label).onChange(apply);
     if (spec.kind === "choice") return folder.add(values, key, spec.choices).name(label).onChange(apply);
+    if (spec.kind === "subset") return this.subset(folder, key, spec, label);
     // Sliders over the ranges a reader would use; any value of the spec's range can be typed (and is checked).
     const ranges = { tolerance: [1e-5, 1e-2], max_iterations: [1, 300], damping: [0.001, 1], rate: [1, 60] };
     const [lo, hi] = ranges[key] ?? [spec.min, spec.max];
     const controller = folder.add(values, key, lo, hi, spec.kind === "int" ? 1 : undefined).name(label)
       .onFinishChange(apply);
     return this.checkTyped(controller, key);
+  }
+
+  /** A subset parameter `key`: a folder of tick boxes, one per choice, applied through ikDemo.set. */
+  subset(folder, key, spec, label) {
+    const own = folder.addFolder(label);
+    const ticks = this.ticks[key] = {};
+    const names = this.info.choiceLabels[key] ?? {};
+    for (const choice of spec.choices) {
+      ticks[choice] = this.values[key].includes(choice);
+      own.add(ticks, choice).name(names[choice] ?? choice)
+        .onChange(() => this.act(() => this.api.set({ [key]: spec.choices.filter((c) => ticks[c]) })));
+    }
+    return own;
   }
 
   /** Make `controller` (for parameter `key`) one whose visibility follows the method (param_methods). */
@@ -170,6 +206,9 @@ export class ControlPanel {
     if (!this.values) return;
     for (const key of Object.keys(this.values)) {
       if (key in params && params[key] !== null) this.values[key] = params[key];
+    }
+    for (const [key, ticks] of Object.entries(this.ticks)) {
+      for (const choice of Object.keys(ticks)) ticks[choice] = params[key].includes(choice);
     }
     this.showUsed(params.method);
     this.redraw();

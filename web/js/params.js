@@ -2,8 +2,9 @@
 // ikcore.rigs.scene (the same specs its set_params applies). The page checks with these before anything
 // reaches Python: values typed in the panel, passed to ikDemo.set, or read from a link.
 //
-// A spec is {kind: "choice", choices}, {kind: "bool"}, {kind: "int", min, max} or
-// {kind: "float", min, max, open_min} (open_min: min itself is refused).
+// A spec is {kind: "choice", choices}, {kind: "subset", choices} (a set of the choices: at least one, none
+// twice, as an array in the order of the choices; in a link, names separated by commas), {kind: "bool"},
+// {kind: "int", min, max} or {kind: "float", min, max, open_min} (open_min: min itself is refused).
 
 // A plain decimal number: no hex, no "Infinity", no "NaN", no separators.
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -17,7 +18,23 @@ function range(spec) {
   return `${spec.open_min ? "(" : "["}${spec.min}, ${spec.max}]`;
 }
 
-/** `value` checked against `spec`: returned as is, or an Error naming `name` is thrown. */
+/** A subset's value: a new array of its names in the order of the choices, or an Error naming `name`. */
+function checkSubset(spec, value, name) {
+  const listed = spec.choices.join(", ");
+  if (!Array.isArray(value)) throw new Error(`${name} must be a list of names out of ${listed}`);
+  if (!value.length) throw new Error(`${name} must name at least one of ${listed}`);
+  const seen = new Set();
+  for (const item of value) {
+    if (typeof item !== "string" || !spec.choices.includes(item)) {
+      throw new Error(`${name}: ${JSON.stringify(String(item)).slice(0, 26)} is not one of ${listed}`);
+    }
+    if (seen.has(item)) throw new Error(`${name} names ${item} twice`);
+    seen.add(item);
+  }
+  return spec.choices.filter((choice) => seen.has(choice));
+}
+
+/** `value` checked against `spec`: returned as is (a subset in its choices' order), or an Error naming `name` is thrown. */
 export function checkParam(spec, value, name) {
   switch (spec.kind) {
     case "choice":
@@ -25,6 +42,8 @@ export function checkParam(spec, value, name) {
         throw new Error(`${name} must be one of ${spec.choices.join(", ")}`);
       }
       return value;
+    case "subset":
+      return checkSubset(spec, value, name);
     case "bool":
       if (typeof value !== "boolean") throw new Error(`${name} must be true or false`);
       return value;
@@ -54,12 +73,14 @@ export function paramFromText(spec, text, name) {
     throw new Error(`${name} must be 0 or 1`);
   }
   if (spec.kind === "choice") return checkParam(spec, text, name);
+  if (spec.kind === "subset") return checkParam(spec, text === "" ? [] : text.split(","), name);
   return checkParam(spec, parseNumber(text), name);
 }
 
-/** A value as link text: booleans as 1 / 0, numbers in their shortest exact form. */
+/** A value as link text: booleans as 1 / 0, numbers in their shortest exact form, a subset's names with commas. */
 export function paramToText(value) {
   if (typeof value === "boolean") return value ? "1" : "0";
+  if (Array.isArray(value)) return value.join(",");
   return String(value);
 }
 

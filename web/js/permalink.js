@@ -4,7 +4,8 @@
 //    &overlays=1&t.target=x,y,z,qw,qx,qy,qz&t.pole=x,y,z&cam=px,py,pz,tx,ty,tz&embed=1&quality=low
 //
 // `v` is the format's version (1; a link without it is read as version 1). Parameters are the scene's own
-// names (its layout's param_specs), booleans as 1 / 0. `t.<name>` places a draggable target (and orients it
+// names (its layout's param_specs), booleans as 1 / 0, a set of names with commas (the playground's
+// rivals=ccd,fabrik). `t.<name>` places a draggable target (and orients it
 // with a unit quaternion w, x, y, z where the target takes one); `cam` is the camera's position and the
 // point it orbits. `embed` (0 / 1) and `origin` (the origins allowed to drive an embedded page) belong to
 // the embed mode (embed.js reads and checks them): they are passed through unchanged. `quality` (auto, high,
@@ -241,7 +242,8 @@ function coordinate(v) {
 export function formatHash(state) {
   const parts = [`v=${VERSION}`, `scene=${encodeURIComponent(state.scene)}`];
   for (const [key, value] of Object.entries(state.params)) {
-    if (value !== null && value !== undefined) parts.push(`${key}=${encodeURIComponent(paramToText(value))}`);
+    // (A subset's commas stay commas: rivals=ccd,fabrik.)
+    if (value !== null && value !== undefined) parts.push(`${key}=${encodeURIComponent(paramToText(value)).replace(/%2C/g, ",")}`);
   }
   parts.push(`overlays=${state.overlays ? 1 : 0}`);
   for (const [name, values] of Object.entries(state.targets)) {

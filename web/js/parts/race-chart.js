@@ -11,8 +11,9 @@
 
 import { fitCanvas } from "./canvas.js";
 
-export const LANE_COLORS = ["#ff9f43", "#5fd38d", "#5b8def", "#c56cf0", "#ff6b6b", "#3dd6d0"];
-export const LANE_DASHES = [[], [9, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 4]];
+// Seven: the race's six methods, or the playground's reader and all six of them.
+export const LANE_COLORS = ["#ff9f43", "#5fd38d", "#5b8def", "#c56cf0", "#ff6b6b", "#3dd6d0", "#f2e35e"];
+export const LANE_DASHES = [[], [9, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 4], [7, 2, 1, 2, 1, 2]];
 const LABELS = {
   ccd: "CCD", fabrik: "FABRIK", jacobian_transpose: "J transpose", pseudo_inverse: "pseudo-inverse",
   dls: "DLS", fabrik_dls: "FABRIK→DLS", yours: "your solver",

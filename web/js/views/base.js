@@ -14,7 +14,8 @@
 //   hint, shortHint               one short line: how to interact with this scene; shortHint, a few words, in
 //                                 an embed
 //   labels                        {param: label} for the panel; folder: its title for the scene's own params
-//                                 ("<scene> settings" unless the view names it)
+//                                 ("<scene> settings" unless the view names it); choiceLabels: {param:
+//                                 {choice: label}} for a subset's tick boxes (a choice's name otherwise)
 //   methodLabel                   what the HUD says the scene solves with (null: the method's name)
 //   chainNoun                     what the HUD calls a chain ("chain", "leg", "lane")
 //   hudChains                     whether the HUD lists the chains (the race's chart does it instead)
@@ -23,7 +24,9 @@
 //   steps                         the step shown, where the scene shows a solve step by step (ikDemo.state().steps)
 //   gizmoAxes                     the axes the drag gizmo offers ("xyz"; "xy" for a scene in a plane)
 //   describe()                    what it draws, for ikDemo.state().view (tests)
-//   dispose()                     remove everything it added
+//   handOver()                    optional: before a new layout of the same scene (its `revision`) replaces it,
+//                                 what the next view takes over (context.carried), e.g. the playground's editor
+//   dispose()                     remove everything it added (but what it handed over)
 
 import { RigidLimbs, STYLES } from "../parts/limbs.js";
 import { ContactShadows } from "../parts/shadows.js";
@@ -66,6 +69,7 @@ export class SceneView {
     this.shortHint = "Click a red ball, then drag its arrows.";  // in an embed
     this.hint = "Click a red ball to put a handle on it, then drag the handle's arrows. Drag empty space to orbit.";
     this.labels = {};
+    this.choiceLabels = {};
     this.folder = `${this.layout.scene} settings`;
     this.methodLabel = null;
     this.chainNoun = "chain";

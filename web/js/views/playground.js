@@ -6,6 +6,11 @@
 //
 // The reader's code reaches Python only through Run (the button, or Ctrl/Cmd-Enter in the editor): code that
 // arrives in a link is put in the editor with a notice that it came from a link, and waits for Run.
+//
+// The panel's "ikcore methods racing" (Python's `rivals`) makes other lanes: a new layout, and so a new view
+// (app.js). The editor's panel goes over to it whole (handOver): the code, its undo history, the caret, the
+// result and the link's notice stay as they were; Python races the new lanes with the code it holds (a
+// template, or the code the reader last ran: never code that only sits in the editor).
 
 import { packCode, unpackCode } from "../code-link.js";
 import { CodeEditor } from "../parts/code-editor.js";
@@ -49,22 +54,37 @@ export class PlaygroundView extends RaceView {
     super(context);
     const { layout } = context;
     this.hint = "Edit the solver, then Run (Ctrl+Enter): it races ikcore's methods. Drag the red ball: all race again.";
-    this.labels = { rate: "replay speed (iterations/s)", replay: "replay iteration by iteration" };
+    this.labels = { rate: "replay speed (iterations/s)", replay: "replay iteration by iteration",
+      rivals: "ikcore methods racing" };
+    this.choiceLabels = { rivals: Object.fromEntries(layout.param_specs.rivals.choices.map((m) => [m, laneLabel(m)])) };
     this.folder = "playground";
     this.methodLabel = "your solver vs ikcore";
     this.templates = layout.playground.templates;
     this.maxSource = layout.playground.max_source;
     this.template = layout.params.template;
-    this.fromLink = false;
-    this.runAt = null;
-    this.packed = null;     // the editor's code for the link (null: it is the template's, unchanged)
     this.packTimer = 0;
-    this.result = { status: null, text: "" };
-    this.panel = this.buildPanel();
-    this.editor = new CodeEditor(this.panel.querySelector(".pg-editor"), {
-      onRun: () => this.run(), onChange: () => this.edited(), label: "Your solver, in Python",
-    });
-    this.editor.value = this.templates[this.template];
+    this.handedOver = false;
+    const carried = context.carried?.playground;
+    if (carried) {
+      // The view before this one's panel and editor, as the reader left them (see the top of the file).
+      Object.assign(this, carried.fields);
+      ({ panel: this.panel, editor: this.editor, owner: this.owner } = carried);
+      if (carried.packing) this.edited(false);
+    } else {
+      this.fromLink = false;
+      this.editedSinceRun = false;
+      this.runAt = null;
+      this.packed = null;   // the editor's code for the link (null: it is the template's, unchanged)
+      this.result = { status: null, text: "" };
+      // The panel's buttons and the editor act on the view that owns them now (the panel outlives a view).
+      this.owner = {};
+      this.panel = this.buildPanel();
+      this.editor = new CodeEditor(this.panel.querySelector(".pg-editor"), {
+        onRun: () => this.owner.view.run(), onChange: () => this.owner.view.edited(), label: "Your solver, in Python",
+      });
+      this.editor.value = this.templates[this.template];
+    }
+    this.owner.view = this;
     document.documentElement.dataset.playground = SIDE.matches ? "side" : "below";
     this.onOrientation = () => {
       document.documentElement.dataset.playground = SIDE.matches ? "side" : "below";
@@ -96,9 +116,9 @@ export class PlaygroundView extends RaceView {
     document.body.append(panel);
     const select = panel.querySelector("select");
     select.value = this.template;
-    select.addEventListener("change", () => this.chooseTemplate(select.value));
-    panel.querySelector(".pg-run").addEventListener("click", () => this.run());
-    panel.querySelector(".pg-hide").addEventListener("click", () => this.toggle());
+    select.addEventListener("change", () => this.owner.view.chooseTemplate(select.value));
+    panel.querySelector(".pg-run").addEventListener("click", () => this.owner.view.run());
+    panel.querySelector(".pg-hide").addEventListener("click", () => this.owner.view.toggle());
     return panel;
   }
 
@@ -146,18 +166,33 @@ export class PlaygroundView extends RaceView {
     this.context.camera.refit(false);
   }
 
-  /** The editor's text changed (typing): the link follows, compressed (not at every key). */
-  edited() {
-    this.editedSinceRun = true;
+  /** The editor's text changed (typing; `typed` false: a pack handed over): the link follows, compressed. */
+  edited(typed = true) {
+    if (typed) this.editedSinceRun = true;
     clearTimeout(this.packTimer);
     const text = this.editor.value;
     this.packTimer = setTimeout(async () => {
+      this.packTimer = 0;
       try {
         this.packed = text === this.templates[this.template] ? null : await packCode(text);
       } catch {
         this.packed = null;
       }
     }, PACK_AFTER_MS);
+  }
+
+  /**
+   * Before other lanes replace this view (app.js): the panel and the editor, and what this view knows of them,
+   * for the next view to take over. Until Python's new race tells, the result says that it runs again.
+   */
+  handOver() {
+    this.handedOver = true;
+    const packing = this.packTimer !== 0;
+    clearTimeout(this.packTimer);
+    if (this.result.status) this.setResult("running", "Running…");
+    const { fromLink, editedSinceRun, runAt, packed, result, loads } = this;
+    return { playground: { panel: this.panel, editor: this.editor, owner: this.owner, packing,
+      fields: { fromLink, editedSinceRun, runAt, packed, result, loads } } };
   }
 
   /** What the link keeps of the playground (links.js): the code, when it is not the template's. */
@@ -204,7 +239,9 @@ export class PlaygroundView extends RaceView {
   showResult(state) {
     const play = state.playground;
     const lanes = state.race.lanes;
-    if (!play || !lanes[0].errors.length) return;
+    if (!play) return;
+    this.loads = play.runs;  // how many times Python took code (a template's or the reader's): tests
+    if (!lanes[0].errors.length) return;
     this.setResult(lanes[0].status, describeRun(lanes));
     // The line marked is a line of the code that ran: not again once the reader has changed the code.
     const bad = ["error", "invalid", "timeout"].includes(lanes[0].status);
@@ -233,6 +270,7 @@ export class PlaygroundView extends RaceView {
 
   describe() {
     return { ...super.describe(), playground: { template: this.template, fromLink: this.fromLink, code: this.editor.value,
+      loads: this.loads ?? null,
       markedLine: this.editor.markedLine, result: { ...this.result }, packed: this.packed,
       folded: this.panel.classList.contains("pg-folded") } };
   }
@@ -241,6 +279,7 @@ export class PlaygroundView extends RaceView {
     super.dispose();
     clearTimeout(this.packTimer);
     SIDE.removeEventListener("change", this.onOrientation);
+    if (this.handedOver) return;
     delete document.documentElement.dataset.playground;
     this.editor.dispose();
     this.panel.remove();
