@@ -22,9 +22,9 @@ import statistics
 import time
 
 import ikcore
-from ikcore import kinematics
 from ikcore.rigs import URDF_ARMS, urdf_arm
 
+from . import robot
 from .report import table
 
 SEED = 2044
@@ -58,15 +58,8 @@ def targets(chain, count, seed):
 
 
 def forward_seconds(chain, repeats=1000):
-    """CPU seconds of one forward pass of ``chain`` at rest, the median of 5 runs."""
-    rest = chain.plan.rest.rotations
-    runs = []
-    for _ in range(5):
-        t0 = time.process_time()
-        for _ in range(repeats):
-            kinematics.frames(chain, rest)
-        runs.append((time.process_time() - t0) / repeats)
-    return statistics.median(runs)
+    """CPU seconds of one forward pass of ``chain`` at rest (:func:`.robot.forward_seconds`)."""
+    return robot.forward_seconds(chain, chain.plan.rest.rotations, repeats)
 
 
 def measure(name, count):
