@@ -13,6 +13,12 @@ while the hand stays put. The scene spends it on the secondary objectives of
 - ``toward_rest`` (``toward_rest_weight``): the joint angles near zero, the
   arm upright (:class:`~ikcore.TowardRest`).
 
+The arm is a parameter, ``arm``: ``panda`` (the default, :func:`ikcore.rigs.panda`) or
+``ur5_like``, the UR5-like 6-joint arm shipped as URDF (:func:`ikcore.rigs.urdf_arm`), turned from
+the URDF's Z up into the scene's Y up. Changing it builds the arm anew (a new layout
+:attr:`~ikcore.rigs.Scene.revision`). The SCARA-like arm is not offered: its quill is a
+:class:`~ikcore.Slider`, which a skeleton's chains do not take yet.
+
 Targets: ``target``, the flange, with the orientation the hand takes; by default
 it wanders slowly in front of the arm, the hand pointing down. ``obstacle``, a
 sphere of radius :data:`OBSTACLE_RADIUS`, drifts to and fro across the elbow.
@@ -22,14 +28,21 @@ radius; negative while a bone is inside) and the ``limit_margin`` (the smallest
 margin of any joint to an end of its range, as a fraction of the range).
 """
 
+import math
+
+from ..chain import Chain
+from ..constraints import Hinge
+from ..errors import IKError
 from ..objectives import AvoidSphere, AwayFromLimits, TowardRest
 from ..objectives.avoid_sphere import clearance
 from ..objectives.away_from_limits import limit_margin
 from ..skeleton import Skeleton
 from ..solvers import SECONDARY_METHODS
-from .panda import panda
+from .panda import panda, to_y_up
 from .paths import Lissajous
 from .scene import Limb, Scene, Target, box, sampled
+from .urdf_arms import urdf_arm
+from .urdf_file import urdf_chain
 
 #: The obstacle's radius, metres.
 OBSTACLE_RADIUS = 0.1
@@ -38,6 +51,50 @@ OBSTACLE_MARGIN = 0.06
 #: The switches of the objectives and their weights' parameters, in the panel's order.
 OBJECTIVES = ("avoid_obstacle", "away_from_limits", "toward_rest")
 WEIGHT = {"kind": "float", "min": 0.0, "max": 10.0}
+#: The arms the scene offers (its ``arm`` parameter), the first the default.
+ARMS = ("panda", "ur5_like")
+#: Per arm: its links' radii and its joints' (metres).
+RADII = {"panda": ([0.065, 0.06, 0.055, 0.055, 0.05, 0.045, 0.04], [0.075, 0.07, 0.065, 0.065, 0.06, 0.055, 0.05, 0.035]),
+         "ur5_like": ([0.065, 0.06, 0.05, 0.045, 0.045, 0.04], [0.075, 0.07, 0.06, 0.055, 0.055, 0.05, 0.035])}
+#: The Panda's reach (metres): the scale of the hand's and the obstacle's wanderings.
+PANDA_REACH = 1.328
+#: The UR5-like arm's ready pose (radians): upper arm up, forearm level, the hand pointing down.
+UR5_READY = (math.pi, -math.pi / 2, math.pi / 2, -math.pi / 2, -math.pi / 2, 0.0)
+
+
+def y_up(chain):
+    """A Z-up chain of revolute joints (from URDF) turned into the scene's Y up: points and hinge axes
+    by ``(x, y, z) -> (x, z, -y)``, a rotation, so each hinge's angle is unchanged."""
+    joints = [Hinge(to_y_up(j.axis), j.min_deg, j.max_deg) for j in chain.joints]
+    return Chain([to_y_up(p) for p in chain.points], joints)
+
+
+def arm_model(name):
+    """The shipped arm ``name`` (one of :data:`ARMS`) as the scene builds it: ``(chain, ready, node
+    names, (radii, joint radii), elbow)``, Y up, ``ready`` the ready pose's local rotations, ``elbow``
+    the index of the point the obstacle drifts across."""
+    if name == "panda":
+        chain, ready = panda()
+        return chain, ready, [f"joint{i + 1}" for i in range(7)] + ["flange"], RADII[name], 3
+    urdf = urdf_arm(name)
+    chain = y_up(urdf)
+    return chain, chain.pose_at(UR5_READY).rotations, [*urdf.joint_names, "flange"], RADII[name], 2
+
+
+def file_model(chain):
+    """A reader's URDF ``chain`` (Z up, hinges only) as :func:`arm_model` gives a shipped arm, and how
+    far in the hand's wandering is drawn: a little bent, its links as thick as the Panda's for an arm of its
+    reach, thinner toward the tip."""
+    chain = y_up(chain)
+    n = chain.size
+    thick = min(0.065, max(0.005, 0.05 * chain.reach))
+    radii = [thick * (1.0 - 0.4 * i / max(1, n - 1)) for i in range(n)]
+    joints = [r * 1.15 for r in radii] + [radii[-1] * 0.9]
+    # Ready: each joint a little turned (0.35 rad, or its range's middle when that is out of it), off
+    # the straight rest pose, where the arm is singular.
+    values = [0.35 if j.min_deg <= math.degrees(0.35) <= j.max_deg else math.radians(j.min_deg + j.max_deg) / 2
+              for j in chain.joints]
+    return chain, chain.rotations_of(values), None, (radii, joints), n // 2, 0.15
 
 
 class RobotScene(Scene):
@@ -47,32 +104,84 @@ class RobotScene(Scene):
     methods = SECONDARY_METHODS
     default_method = "dls"
     default_max_iterations = 6
-    extra_params = {**{name: {"kind": "bool"} for name in OBJECTIVES},
+    extra_params = {"arm": {"kind": "choice", "choices": list(ARMS)},
+                    **{name: {"kind": "bool"} for name in OBJECTIVES},
                     **{f"{name}_weight": dict(WEIGHT) for name in OBJECTIVES}}
     chain_measures = ("clearance", "limit_margin")
 
     def __init__(self):
         super().__init__()
-        self.params.update(avoid_obstacle=True, away_from_limits=False, toward_rest=False,
+        self.params.update(arm=ARMS[0], avoid_obstacle=True, away_from_limits=False, toward_rest=False,
                            avoid_obstacle_weight=1.0, away_from_limits_weight=1.0, toward_rest_weight=0.3)
-        chain, ready = panda()
+        self.urdf = None
+        self.build(ARMS[0], *arm_model(ARMS[0]))
+        self._options = self.method_options(self.params["method"])
+
+    def build(self, name, chain, ready, nodes, radii, elbow, inward=0.0):
+        """Build the skeleton, the limb (chain ``name``) and the targets for an arm (see
+        :func:`arm_model`)."""
         self.skeleton = Skeleton()
         self.skeleton.add_node("base")
-        bound = self.skeleton.add_chain("panda", "base", chain.points, chain.joints,
-                                        node_names=[f"joint{i + 1}" for i in range(7)] + ["flange"])
+        bound = self.skeleton.add_chain(name, "base", chain.points, chain.joints, node_names=nodes)
         bound.set_rotations(ready)
-        self.arm = self.add_limb(Limb(bound, [0.065, 0.06, 0.055, 0.055, 0.05, 0.045, 0.04],
-                                      [0.075, 0.07, 0.065, 0.065, 0.06, 0.055, 0.05, 0.035], target="target"))
-        hand = chain.forward(ready)[-1]
-        self.path = Lissajous((hand[0] + 0.05, hand[1] - 0.05, hand[2]), (0.08, 0.07, 0.16), (0.05, 0.08, 0.035))
-        self.add_target(Target("target", self.path(0.0), orientation=chain.world_rotations(ready)[-1],
-                               path=self.path, radius=0.04))
-        elbow = chain.forward(ready)[3]
-        self.drift = Lissajous((elbow[0] - 0.02, elbow[1] + 0.02, 0.0), (0.04, 0.03, 0.42), (0.03, 0.05, 0.06),
-                               (0.0, 0.0, 1.2))
+        bound.constrained = self.params["constraints"]
+        self.limbs = []
+        self.targets = {}
+        self.arm = self.add_limb(Limb(bound, *radii, target="target"))
+        points = chain.forward(ready)
+        # A file's arm stands at rest, straight: its hand's wandering is drawn in toward the base, where
+        # the hand can reach.
+        hand = [c * (1.0 - inward) for c in points[-1]]
+        # The hand's and the obstacle's wanderings, for an arm the Panda's size, scaled to this one's.
+        k = chain.reach / PANDA_REACH
+        self.path = Lissajous((hand[0] + 0.05 * k, hand[1] - 0.05 * k, hand[2]), (0.08 * k, 0.07 * k, 0.16 * k),
+                              (0.05, 0.08, 0.035))
+        # An arm of fewer than six joints cannot hold a hand's full pose: its target is a point.
+        turn = chain.world_rotations(ready)[-1] if chain.size >= 6 else None
+        self.add_target(Target("target", self.path(0.0), orientation=turn, path=self.path, radius=0.04))
+        self.drift = Lissajous((points[elbow][0] - 0.02 * k, points[elbow][1] + 0.02 * k, 0.0),
+                               (0.04 * k, 0.03 * k, 0.42 * k), (0.03, 0.05, 0.06), (0.0, 0.0, 1.2))
         self.add_target(Target("obstacle", self.drift(0.0), path=self.drift, radius=OBSTACLE_RADIUS))
         self.sphere = AvoidSphere(self.drift(0.0), OBSTACLE_RADIUS, margin=OBSTACLE_MARGIN)
         self._options = self.method_options(self.params["method"])
+
+    def load_urdf(self, text, name="file.urdf", base=None, tip=None):
+        """Show the arm of a reader's URDF ``text`` (from a file named ``name``), from link ``base`` to
+        link ``tip`` (chosen by :func:`~ikcore.rigs.urdf_file.pick_links` when not given); the ``arm``
+        parameter becomes ``"file"``. A file the scene cannot take raises :class:`~ikcore.IKError` and
+        changes nothing."""
+        name = name if isinstance(name, str) and name else "file.urdf"
+        chain, (base, tip, leaves) = urdf_chain(text, base, tip)
+        model = file_model(chain)
+        self.params["arm"] = "file"
+        self.urdf = {"name": name[:200], "base": base, "tip": tip, "joints": list(chain.joint_names),
+                     "leaves": leaves}
+        self.build("file", *model)
+        self.revision += 1
+
+    def checked_params(self, params):
+        """As :meth:`Scene.checked_params`; ``arm="file"`` only while a file's arm is shown (it comes
+        from :meth:`load_urdf`, never from a parameter)."""
+        if params.get("arm") == "file" and self.params["arm"] != "file":
+            raise IKError("arm 'file' is a URDF file loaded into the page; the shipped arms: " + ", ".join(ARMS))
+        return super().checked_params(params)
+
+    def layout(self):
+        """:meth:`Scene.layout`, and ``urdf``: the file the arm came from (``None`` for a shipped arm)."""
+        return {**super().layout(), "urdf": self.urdf}
+
+    def param_specs(self):
+        specs = super().param_specs()
+        if self.urdf is not None and self.params["arm"] == "file":
+            specs["arm"] = {"kind": "choice", "choices": [*ARMS, "file"]}
+        return specs
+
+    def params_changed(self, old):
+        """A new arm: built anew, a new layout."""
+        if self.params["arm"] != old["arm"]:
+            self.urdf = None
+            self.build(self.params["arm"], *arm_model(self.params["arm"]))
+            self.revision += 1
 
     def method_options(self, method):
         """The method's options (:meth:`Scene.method_options`) and the objectives switched on."""
@@ -105,7 +214,7 @@ class RobotScene(Scene):
 
     def extras(self):
         sol = self.arm.solution
-        return {"orientation_error": None if sol is None else sol.orientation_error,
+        return {"orientation_error": None if sol is None else sol.orientation_error, "urdf": self.urdf,
                 "obstacle": {"radius": OBSTACLE_RADIUS, "margin": OBSTACLE_MARGIN}}
 
     def camera(self):

@@ -1,0 +1,140 @@
+"""The robot scene's arms: the shipped ones by the ``arm`` parameter, and a reader's URDF file."""
+
+import math
+
+import pytest
+
+from ikcore import IKError
+from ikcore.rigs import make_scene, urdf_arm
+from ikcore.rigs.robot import y_up
+from ikcore.rigs.urdf_arms import urdf_text
+from ikcore.rigs.urdf_file import MAX_URDF_CHARS
+
+#: A four-joint arm: pan, lift, elbow, wrist, and a tool link fixed beyond the wrist.
+SMALL_ARM = """<robot name="small">
+  <link name="base"/> <link name="turret"/> <link name="upper"/> <link name="fore"/> <link name="hand"/>
+  <link name="tool"/>
+  <joint name="pan" type="revolute"> <parent link="base"/> <child link="turret"/>
+    <axis xyz="0 0 1"/> <limit lower="-2.5" upper="2.5" effort="1" velocity="1"/> </joint>
+  <joint name="lift" type="revolute"> <parent link="turret"/> <child link="upper"/>
+    <origin xyz="0 0 0.1"/> <axis xyz="0 1 0"/> <limit lower="-2" upper="2" effort="1" velocity="1"/> </joint>
+  <joint name="elbow" type="revolute"> <parent link="upper"/> <child link="fore"/>
+    <origin xyz="0 0 0.4"/> <axis xyz="0 1 0"/> <limit lower="-2.5" upper="2.5" effort="1" velocity="1"/> </joint>
+  <joint name="wrist" type="continuous"> <parent link="fore"/> <child link="hand"/>
+    <origin xyz="0 0 0.3"/> <axis xyz="0 1 0"/> </joint>
+  <joint name="tool_mount" type="fixed"> <parent link="hand"/> <child link="tool"/>
+    <origin xyz="0 0 0.1"/> </joint>
+</robot>
+"""
+
+
+def run(scene, frames=90):
+    buf = scene.allocate()
+    for _ in range(frames):
+        scene.step(1 / 60)
+        assert scene.write(buf) == len(buf) == scene.layout()["size"]
+    return buf
+
+
+def test_the_default_arm_is_the_panda_and_its_layout_unchanged():
+    scene = make_scene("robot")
+    layout = scene.layout()
+    assert scene.params["arm"] == "panda" and layout["revision"] == 0
+    assert layout["chains"][0]["name"] == "panda" and len(layout["chains"][0]["constraints"]) == 7
+    assert layout["param_specs"]["arm"] == {"kind": "choice", "choices": ["panda", "ur5_like"]}
+
+
+def test_the_ur5_like_arm_is_the_shipped_urdf_turned_y_up_and_reaches_its_target():
+    scene = make_scene("robot")
+    scene.set_params(arm="ur5_like")
+    layout = scene.layout()
+    assert layout["revision"] == 1 and layout["chains"][0]["name"] == "ur5_like"
+    assert len(layout["chains"][0]["constraints"]) == 6
+    # The drawn rest points are the URDF's, (x, y, z) -> (x, z, -y).
+    urdf = urdf_arm("ur5_like")
+    rest = scene.arm.bound.chain.points
+    for p, q in zip(rest, urdf.points):
+        assert p == pytest.approx((q[0], q[2], -q[1]), abs=1e-12)
+    run(scene)
+    chain = scene.state()["chains"][0]
+    assert chain["status"] == "converged" and scene.state()["orientation_error"] < 1e-2
+    # And back: the Panda again, one more revision.
+    scene.set_params(arm="panda")
+    assert scene.layout()["revision"] == 2 and scene.layout()["chains"][0]["name"] == "panda"
+
+
+def test_a_turned_chain_keeps_each_hinges_angle():
+    urdf = urdf_arm("ur5_like")
+    turned = y_up(urdf)
+    values = [0.3, -1.0, 1.2, -0.4, 0.7, 0.2]
+    for p, q in zip(turned.forward(turned.rotations_of(values)), urdf.forward(urdf.rotations_of(values))):
+        assert p == pytest.approx((q[0], q[2], -q[1]), abs=1e-12)
+
+
+def test_an_unknown_arm_is_refused_and_changes_nothing():
+    scene = make_scene("robot")
+    for arm in ("scara_like", "file", "UR5"):
+        with pytest.raises(IKError, match="arm"):
+            scene.set_params(arm=arm)
+    assert scene.params["arm"] == "panda" and scene.layout()["revision"] == 0
+
+
+def test_a_urdf_file_builds_its_chain_from_the_root_to_the_deepest_leaf():
+    scene = make_scene("robot")
+    scene.load_urdf(SMALL_ARM, "two.urdf")
+    layout = scene.layout()
+    assert scene.params["arm"] == "file" and layout["revision"] == 1
+    assert len(layout["chains"][0]["constraints"]) == 4
+    assert "file" in layout["param_specs"]["arm"]["choices"]
+    urdf = scene.state()["urdf"]
+    assert urdf["name"] == "two.urdf" and (urdf["base"], urdf["tip"]) == ("base", "tool")
+    assert urdf["joints"] == ["pan", "lift", "elbow", "wrist"]
+    buf = run(scene)
+    assert all(math.isfinite(v) for v in buf)
+    assert scene.state()["chains"][0]["status"] == "converged"
+    # A shipped arm again: the file is forgotten.
+    scene.set_params(arm="ur5_like")
+    assert scene.state()["urdf"] is None and "file" not in scene.layout()["param_specs"]["arm"]["choices"]
+
+
+def test_a_shipped_urdf_loads_as_a_file_too():
+    scene = make_scene("robot")
+    scene.load_urdf(urdf_text("panda"), "panda.urdf")
+    assert scene.state()["urdf"]["base"] == "panda_link0" and scene.arm.bound.chain.size == 7
+    run(scene, 30)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("<robot name='r'><link name='a'/>", "not well-formed"),
+    ("   ", "empty"),
+    ("not xml at all", "not well-formed"),
+    (urdf_text("scara_like"), "prismatic"),
+    (SMALL_ARM.replace('type="continuous"', 'type="spinning"'), "spinning"),
+    ("<robot name='r'><link name='a'/></robot>", "no link below"),
+    ("<" + "x" * MAX_URDF_CHARS + ">", "at most 1,000,000"),
+])
+def test_a_file_the_scene_cannot_take_is_refused_and_the_scene_stays(text, message):
+    scene = make_scene("robot")
+    scene.set_params(arm="ur5_like")
+    run(scene, 5)
+    before = (scene.layout(), scene.params["arm"], scene.arm, scene.state()["urdf"])
+    with pytest.raises(IKError, match=message):
+        scene.load_urdf(text, "bad.urdf")
+    assert (scene.layout(), scene.params["arm"], scene.arm, scene.state()["urdf"]) == before
+    run(scene, 5)
+
+
+def test_a_text_that_is_a_path_is_never_opened(tmp_path):
+    path = tmp_path / "arm.urdf"
+    path.write_text(SMALL_ARM)
+    with pytest.raises(IKError, match="not well-formed"):
+        make_scene("robot").load_urdf(str(path))
+
+
+def test_the_reader_may_name_the_links():
+    scene = make_scene("robot")
+    scene.load_urdf(SMALL_ARM, "two.urdf", base="base", tip="fore")
+    assert scene.arm.bound.chain.size == 3 and scene.state()["urdf"]["tip"] == "fore"
+    with pytest.raises(IKError, match="nowhere"):
+        scene.load_urdf(SMALL_ARM, "two.urdf", tip="nowhere")
+    assert scene.arm.bound.chain.size == 3
