@@ -12,7 +12,9 @@ scene checks against fixed lists. One command carries source code: ``run_code``,
 sent only by the playground's Run button (the reader's own click), hands the
 editor's text to the playground scene, which runs it under a time budget
 (:mod:`ikcore.rigs.sandbox`); code that arrives in a link is shown in the editor,
-never sent here until the reader presses Run. Every command answers with
+never sent here until the reader presses Run. ``load_urdf`` carries the text of a
+URDF file the reader dropped on the page or picked, which the robot scene reads
+(:meth:`ikcore.rigs.robot.RobotScene.load_urdf`): parsed as XML, never run. Every command answers with
 JSON text (``pose`` with the current pose in :mod:`ikcore.pose`'s format, what
 the page's "Download pose" saves; ``query`` with what the scene answers to a
 named question, such as the steps scene's trace; ``layout`` with the layout,
@@ -63,7 +65,10 @@ class Bridge:
         """Make scene ``name`` current (built with ``options``), with its own buffer."""
         if options is not None and not isinstance(options, dict):
             raise ValueError("scene options must be a JSON object")
-        scene = self.rigs.make_scene(name, **(options or {}))
+        self.take(self.rigs.make_scene(name, **(options or {})))
+
+    def take(self, scene):
+        """Make ``scene`` current, with its own buffer."""
         self.scene = scene
         self.buf = scene.allocate()
         self.scene.write(self.buf)
@@ -109,6 +114,17 @@ class Bridge:
         """The current scene's layout and the scene names."""
         return {"layout": self.scene.layout(), "scenes": list(self.rigs.SCENES)}
 
+    def load_urdf(self, args):
+        """Show the arm of a URDF file's text (``args``: ``text``, ``name``, ``base``, ``tip``) in the robot
+        scene, a new one when another scene is shown (then returns True: the page takes its layout). The
+        scene checks the text (its size too) and refuses what it cannot take, and then nothing changed."""
+        scene = self.scene if self.scene.name == "robot" else self.rigs.make_scene("robot")
+        scene.load_urdf(args.get("text"), args.get("name"), args.get("base"), args.get("tip"))
+        if scene is self.scene:
+            return False
+        self.take(scene)
+        return True
+
     def command(self, name, args_json):
         """Apply one named change; return the scene's state (or layout, or terrain) as JSON text."""
         args = json.loads(args_json)
@@ -118,6 +134,8 @@ class Bridge:
             self.load(args.get("name"), args.get("options"))
             return json.dumps(self.info())
         if name == "layout":
+            return json.dumps(self.info())
+        if name == "load_urdf" and self.load_urdf(args):
             return json.dumps(self.info())
         if name == "state":
             return json.dumps(self.scene.state())
@@ -151,6 +169,8 @@ class Bridge:
             if run_code is None:
                 raise ValueError(f"scene {self.scene.name!r} runs no code")
             run_code(args.get("source"))
+        elif name == "load_urdf":
+            pass  # loaded above, into the robot scene shown
         elif name == "release":
             self.scene.release(args.get("name"))
         elif name == "set":

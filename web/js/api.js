@@ -18,6 +18,9 @@ function checkPoint(values, what, n) {
   }
 }
 
+/** The longest URDF text the page takes (as Python's ikcore.rigs.urdf_file.MAX_URDF_CHARS). */
+export const MAX_URDF_CHARS = 1_000_000;
+
 /** The ikDemo object over `demo`, the page's shared context (see app.js). */
 export function createApi(demo) {
   const listeners = new Map(EVENTS.map((name) => [name, new Set()]));
@@ -49,7 +52,7 @@ export function createApi(demo) {
      * (which methods use a parameter; a parameter not listed is used by all), targets: [{name, draggable,
      * oriented, scripted}], hasLimits, labels, choiceLabels and folder (the view's names for the scene's own
      * parameters and a subset's choices),
-     * overlays, gizmo, quality: {asked, auto}}.
+     * overlays, gizmo, quality: {asked, auto}, loadsUrdf, urdf}.
      */
     describe() {
       demo.running();
@@ -63,6 +66,8 @@ export function createApi(demo) {
         labels: { ...view.labels }, choiceLabels: structuredClone(view.choiceLabels ?? {}), folder: view.folder, overlays: demo.limitsShown,
         gizmo: demo.handles.mode ?? "translate",
         quality: { asked: stage.asked, auto: stage.resolve("auto"), software: stage.software },
+        // Whether the scene takes a reader's URDF file, and the file its arm came from ({name, base, tip, joints}).
+        loadsUrdf: layout.scene === "robot", urdf: layout.urdf ? structuredClone(layout.urdf) : null,
       };
     },
     get scenes() { return demo.scenes.slice(); },
@@ -123,6 +128,28 @@ export function createApi(demo) {
     release(name) {
       demo.applied(demo.command("release", name === undefined || name === null ? {} : { name: String(name) }));
       return demo.state();
+    },
+    /**
+     * Show the arm of a URDF file's `text` (`name`: the file's name) in the robot scene (switching to it): from the root link to the deepest leaf reached through hinges, unless `links` names them
+     * ({base, tip}). A file the scene cannot take (malformed, a prismatic joint, over MAX_URDF_CHARS) throws
+     * an Error with the reason, and the scene shown before stays. Links do not carry the file.
+     */
+    loadUrdf(text, name = "file.urdf", links = {}) {
+      if (typeof text !== "string") throw new Error("loadUrdf(text) takes the file's text, a string");
+      if (text.length > MAX_URDF_CHARS) {
+        throw new Error(`${name} is ${text.length.toLocaleString("en")} characters long; the page takes URDF files ` +
+          `of at most ${MAX_URDF_CHARS.toLocaleString("en")} characters`);
+      }
+      const args = { text, name: String(name), base: links.base ?? null, tip: links.tip ?? null };
+      // From another scene, Python answers with the robot scene's layout (a refusal changes nothing).
+      const result = demo.command("load_urdf", args);
+      if (result.layout) demo.showScene(result);
+      else demo.applied(result);
+      return demo.state();
+    },
+    /** Open the file dialog for a URDF file (the panel's button; the file is read as a drop is). */
+    pickUrdf() {
+      document.getElementById("urdf-file").click();
     },
     /**
      * The current pose, in ikcore's format (ikcore.pose; ikcore.load_pose reads it): scene, method and per

@@ -22,6 +22,7 @@ import { Loop } from "./loop.js";
 import { LimitOverlay } from "./parts/overlays.js";
 import { parseHash } from "./permalink.js";
 import { Stage } from "./stage.js";
+import { acceptUrdfFiles } from "./urdf-file.js";
 import { viewFor } from "./views/index.js";
 
 const boot = window.ikBoot;
@@ -261,6 +262,7 @@ const api = createApi(demo);
 demo.api = api;
 window.ikDemo = api;
 connectParent(api, { note });
+acceptUrdfFiles(api, note);
 demo.links.listen();
 
 window.addEventListener("keydown", (event) => {

@@ -59,6 +59,7 @@ export class ControlPanel {
       quality: info.quality.asked,
       copyLink: () => api.copyLink(), release: () => this.act(() => api.release()),
       pose: () => this.act(() => api.downloadPose()),
+      urdf: () => this.act(() => api.pickUrdf()),
     };
     this.shown = {};
     this.ticks = {};
@@ -74,6 +75,7 @@ export class ControlPanel {
       if (key === "method" || key in COMMON || spec.panel === false) continue;
       this.follow(key, this.control(own, key, spec, info.labels[key] ?? key.replace(/_/g, " ")));
     }
+    if (info.loadsUrdf) this.urdfControls(own, info.urdf);
     own.add(values, "animate").name(info.labels.animate ?? COMMON.animate).onChange(guard((v) => api.set({ animate: v })));
     if (info.targets.some((t) => t.oriented)) {
       own.add(values, "gizmo", ["translate", "rotate"]).name("gizmo (T / R)").onChange(guard((v) => api.setGizmo(v)));
@@ -118,6 +120,22 @@ export class ControlPanel {
   focusPath([folder, name]) {
     const controller = this.gui.controllersRecursive().find((c) => c.parent._title === folder && c._name === name);
     controller?.domElement.querySelector("input, select, button")?.focus();
+  }
+
+  /**
+   * The button that loads a URDF file (or take one dropped on the page), and a note on where the arm shown
+   * came from: links carry a shipped arm, never a file.
+   */
+  urdfControls(folder, urdf) {
+    const button = folder.add(this.values, "urdf").name("load URDF file…");
+    const note = document.createElement("div");
+    note.className = "gui-note";
+    note.id = "urdf-note";
+    note.textContent = urdf
+      ? `Arm from the file ${urdf.name} (${urdf.joints.length} joints, ${urdf.base} to ${urdf.tip}). A file is ` +
+        "not put in links: a link made now opens the default arm."
+      : "Or drop a .urdf file on the page. A file is not put in links (they carry a shipped arm only).";
+    button.domElement.after(note);
   }
 
   /** A controller for parameter `key` of `spec` in `folder`, applied through ikDemo.set. */

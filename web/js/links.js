@@ -28,9 +28,13 @@ export class Links {
     for (const key of Object.keys(layout.param_specs)) {
       if (now.params[key] !== null && now.params[key] !== undefined) params[key] = now.params[key];
     }
+    // An arm from a reader's file is not put in the link (the file stays on this page): the link opens the
+    // scene's default arm, without the file's arm's targets.
+    const fromFile = params.arm === "file";
+    if (fromFile) delete params.arm;
     // Targets that stay where they are (pinned, or their script stopped); moving ones follow their script.
     const targets = {};
-    for (const target of layout.targets) {
+    for (const target of fromFile ? [] : layout.targets) {
       const held = now.targets[target.name];
       if (!target.draggable || !held?.held) continue;
       targets[target.name] = target.oriented && held.orientation ? [...held.position, ...held.orientation] : held.position;
@@ -170,7 +174,10 @@ export class Links {
     try {
       if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
       await navigator.clipboard.writeText(url);
-      this.demo.note("Link copied to the clipboard.", 3000);
+      this.demo.note(this.demo.layout.params.arm === "file"
+        ? "Link copied to the clipboard. It opens the default arm: the arm shown came from a file, which links " +
+          "do not carry."
+        : "Link copied to the clipboard.", this.demo.layout.params.arm === "file" ? 8000 : 3000);
     } catch {
       const field = document.getElementById("share-link");
       field.value = url;

@@ -27,7 +27,7 @@ class RobotView extends SceneView {
     this.hint = "Drag the blue sphere onto the elbow: with avoid obstacle on, the elbow swings away while the " +
       "hand holds its pose. Click the red ball to move the hand (R: turn it, T: move it).";
     this.labels = {
-      avoid_obstacle: "avoid obstacle", avoid_obstacle_weight: "obstacle weight",
+      arm: "arm", avoid_obstacle: "avoid obstacle", avoid_obstacle_weight: "obstacle weight",
       away_from_limits: "away from limits", away_from_limits_weight: "limits weight",
       toward_rest: "toward rest", toward_rest_weight: "rest weight",
     };
