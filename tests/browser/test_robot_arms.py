@@ -36,6 +36,8 @@ def test_a_link_to_the_ur5_like_arm_shows_it(demo, site_server):
     assert state["scene"] == "robot" and state["params"]["arm"] == "ur5_like"
     assert state["chains"][0]["name"] == "ur5_like" and chain_size(page) == 6
     assert page.evaluate("ikDemo.describe().param_specs.arm.choices") == ["panda", "ur5_like"]
+    # Every joint of it turns full circle: no limit margin to read.
+    assert page.text_content("#hud-measures").endswith("every joint turns full circle")
     ur5 = image(demo)
     # The panel's choice rebuilds the drawing without a reload: the Panda's seven joints, other pixels.
     page.evaluate("ikDemo.set({arm: 'panda'})")
@@ -43,6 +45,7 @@ def test_a_link_to_the_ur5_like_arm_shows_it(demo, site_server):
     assert page.evaluate("ikDemo.state()")["chains"][0]["name"] == "panda" and chain_size(page) == 7
     assert changed_pixels(ur5, image(demo)) > 2000
     assert "arm=panda" in page.evaluate("ikDemo.link()")
+    assert "limit margin" in page.text_content("#hud-measures")
     assert not demo.problems()
 
 
