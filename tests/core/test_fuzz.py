@@ -167,7 +167,24 @@ def _overrun(signum, frame):
 
 
 def timed_solve(case):
-    """The solution and the CPU seconds it took.
+    """The solution and the CPU seconds it took: the least of up to three timings when the first
+    is over budget.
+
+    A solve is deterministic (:func:`test_fuzz_solves_are_repeatable`), so timing it again times
+    the same work: a hang or an unbudgeted loop is over budget every time, while a stall that a
+    busy host charged to this process once (seen at 1.4x the budget on a loaded machine, with the
+    same solve at a tenth of it otherwise) is not.
+    """
+    sol, seconds = _timed_once(case)
+    for _ in range(2):
+        if seconds <= budget(case):
+            break
+        seconds = min(seconds, _timed_once(case)[1])
+    return sol, seconds
+
+
+def _timed_once(case):
+    """The solution and the CPU seconds of one solve.
 
     Where the platform has CPU-time timers, a solve still running at twice its
     budget is interrupted (so a hang fails the test instead of stalling it).
