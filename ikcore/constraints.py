@@ -334,9 +334,9 @@ class Slider(Constraint):
     Bone ``i`` of a slider runs from ``p_i`` to ``p_i + R_i (o_i + s a)``, ``o_i`` its
     rest vector, ``s`` the displacement, ``a`` the axis and ``R_i = R_{i-1}`` (the
     joint's own rotation is always the identity): everything after the joint moves
-    along ``R_{i-1} a``. Only the Jacobian methods move sliders
-    (``jacobian_transpose``, ``pseudo_inverse``, ``dls``); the others refuse a chain
-    that has one. A Solution's :attr:`~ikcore.Solution.joint_values` gives the
+    along ``R_{i-1} a``. The Jacobian methods move sliders (``jacobian_transpose``,
+    ``pseudo_inverse``, ``dls``), and ``fabrik_dls`` in its finish; the others refuse a
+    chain that has one. A Solution's :attr:`~ikcore.Solution.joint_values` gives the
     displacements.
 
     Examples

@@ -54,7 +54,7 @@ def solve(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotati
         chain's axes, orientation about the target tip frame's; 0 ignores an axis
         (``(1, 1, 1, 1, 1, 0)``: a tool's roll left free). The status and errors
         measure only the asked axes (:mod:`ikcore.mask`; dls, pseudo_inverse,
-        jacobian_transpose).
+        jacobian_transpose, fabrik_dls).
     **options
         The method's tuning parameters (its module's ``OPTIONS``).
 

@@ -33,7 +33,7 @@ ORIENTATION_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dl
 #: The methods that take secondary objectives (their module's ``SECONDARY``).
 SECONDARY_METHODS = ORIENTATION_METHODS
 #: The methods that move sliders, prismatic joints (their module's ``SLIDERS``).
-SLIDER_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls")
+SLIDER_METHODS = ("jacobian_transpose", "pseudo_inverse", "dls", "fabrik_dls")
 
 # The module of each method (the three Jacobian methods are modules of one package).
 _MODULES = {

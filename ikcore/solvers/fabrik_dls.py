@@ -20,6 +20,15 @@ FABRIK gets at most half the iteration budget (and at most
 :data:`FABRIK_ITERATIONS`); both phases count in ``iterations``. In the wrist
 phase the error history is the wrist's distance to ``w``.
 
+**Sliders and masks.** FABRIK keeps every bone's length, so it cannot move a
+slider (:class:`~ikcore.Slider`): the reach runs on the chain with each slider
+held where the start has it (a bone of the slid length whose joint cannot turn),
+and the finish, which moves sliders, does the rest. FABRIK measures the whole
+position: with a ``mask`` (:mod:`ikcore.mask`) the reach still aims at the whole
+target, a pose that meets every masked task where the target is reachable, and the
+finish measures only the asked axes; a reach that ends farther from meeting the
+masked task than the start is dropped as any other.
+
 Options
 -------
 damping : float > 0
@@ -31,6 +40,7 @@ rest_weight : float in [0, 1]
 
 from .. import rotation as rot
 from ..chain import Chain
+from ..constraints import Hinge
 from ..checks import check_fraction, check_positive
 from ..kinematics import pose_of
 from ..problem import Problem, check_settings
@@ -50,6 +60,8 @@ WINDOW = 10
 #: whole default budget.
 HORIZON = MAX_ITERATIONS
 ORIENTATION = POLE = SECONDARY = True
+#: It moves sliders (its finish does; the reach holds them) and takes a mask: see above.
+SLIDERS = MASK = True
 #: FABRIK iterations at most: enough for the approximate reach, where it is fast.
 FABRIK_ITERATIONS = 25
 
@@ -59,25 +71,32 @@ def run(problem, steps=None):
     chain = problem.chain
     budget = max(1, min(problem.max_iterations // 2, FABRIK_ITERATIONS))
     Q = problem.orientation
+    slides = problem.start.slides
+    # The chain FABRIK reaches with: with sliders, each held at its start displacement.
+    held = chain if slides is None else held_chain(chain, slides)
     if Q is None:
-        reached = fabrik.run(_sub_problem(problem, chain, problem.target, problem.start, budget), steps)
-        start, used, errors = reached.frames, reached.iterations, list(reached.errors)
-        # The reach returns its best pose, swivelled toward the pole: the history ends on that pose's error.
+        reached = fabrik.run(_sub_problem(problem, held, problem.target, pose_of(held, problem.start.rotations)
+                                          if slides else problem.start, budget), steps)
+        start = reached.frames if slides is None else pose_of(chain, reached.frames.rotations, slides)
+        used, errors = reached.iterations, list(reached.errors)
+        # The reach returns its best pose, swivelled toward the pole: the history runs from the
+        # start's error (over the asked axes, with a mask) to that pose's.
+        errors[0] = problem.start_error
         errors[-1] = problem.error(start)
     elif chain.size == 1:
         # The one bone takes the asked rotation: that is the reach.
-        start = pose_of(chain, [Q])
+        start = pose_of(chain, [Q], slides)
         used, errors = 1, [problem.start_error, problem.error(start)]
     else:
-        wrist_chain = chain.plan.layouts[_wrist_chain]
-        hand = rot.rotate(Q, chain.offsets[-1])
+        wrist_chain = chain.plan.layouts[_wrist_chain] if slides is None else _wrist_chain(held)
+        hand = rot.rotate(Q, held.offsets[-1])
         wrist = tuple(t - o for t, o in zip(problem.target, hand))
         sub_start = pose_of(wrist_chain, problem.start.rotations[:-1])
         # The steps hook sees the whole chain: the hand held at the asked orientation on FABRIK's wrist.
         reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget),
                              None if steps is None else steps.holding(hand))
         last = rot.multiply(rot.conjugate(reached.frames.worlds[-1]), Q)
-        start = pose_of(chain, [*reached.frames.rotations, last])
+        start = pose_of(chain, [*reached.frames.rotations, last], slides)
         # The wrist's history, from the whole chain's start error to the reached pose's own error;
         # setting the last bone is an iteration of its own where FABRIK took none.
         used, errors = reached.iterations, list(reached.errors)
@@ -102,6 +121,22 @@ def run(problem, steps=None):
     finish = run_jacobian(problem.with_start(start), default_rule(chain.reach, problem.options["damping"]), steps,
                           budget=left, errors=errors, turn=Q is not None and left > 0)
     return type(finish)(finish.frames, used + finish.iterations, finish.errors, finish.stalled)
+
+
+def held_chain(chain, slides):
+    """``chain`` with each slider held at its displacement in ``slides`` (per joint, ``None`` for the
+    others): its bone ``o_i + s_i a_i`` long, its joint a hinge that cannot turn. Its poses are those
+    of ``chain`` with those displacements, joint for joint."""
+    points = [chain.points[0]]
+    joints = []
+    for j, (offset, joint) in enumerate(zip(chain.offsets, chain.joints)):
+        s = slides[j]
+        if s is not None:
+            offset = tuple(o + s * a for o, a in zip(offset, joint.axis))
+            joint = Hinge(joint.axis, 0.0, 0.0)
+        points.append(tuple(p + o for p, o in zip(points[-1], offset)))
+        joints.append(joint)
+    return Chain(points, joints)
 
 
 def _wrist_chain(chain):

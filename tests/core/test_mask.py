@@ -43,11 +43,12 @@ def masked_errors(reached, asked, mask):
     return position, math.sqrt(sum(v * v for v, m in zip(vector, mask[3:]) if m))
 
 
-def test_a_tool_whose_roll_does_not_matter_meets_targets_spun_about_its_axis():
+@pytest.mark.parametrize("method", ["dls", "fabrik_dls"])
+def test_a_tool_whose_roll_does_not_matter_meets_targets_spun_about_its_axis(method):
     rng = random.Random(11)
     for _ in range(40):
         target = spun(random_pose(PANDA, rng), rng.uniform(-math.pi, math.pi), 2)
-        solution = ikcore.solve(PANDA, target, "dls", mask=(1, 1, 1, 1, 1, 0), tolerance=1e-4)
+        solution = ikcore.solve(PANDA, target, method, mask=(1, 1, 1, 1, 1, 0), tolerance=1e-4)
         assert solution.converged, solution
         reached = solution.pose
         assert math.dist([reached[i][3] for i in range(3)], [target[i][3] for i in range(3)]) <= 1e-4
@@ -66,12 +67,12 @@ def test_the_status_measures_only_the_asked_axes():
 
 
 @given(st.lists(st.sampled_from([0, 1]), min_size=6, max_size=6).filter(lambda m: any(m[:3])),
-       st.randoms(use_true_random=False))
-def test_a_converged_masked_solve_meets_every_asked_axis(mask, rng):
+       st.randoms(use_true_random=False), st.sampled_from(["dls", "fabrik_dls"]))
+def test_a_converged_masked_solve_meets_every_asked_axis(mask, rng, method):
     """The status is honest: measured here with matrices, a converged solve is within the tolerances on
     the asked axes."""
     target = spun(random_pose(PANDA, rng), rng.uniform(-1.0, 1.0), rng.randrange(3))
-    solution = ikcore.solve(PANDA, target, "dls", mask=mask, tolerance=1e-4)
+    solution = ikcore.solve(PANDA, target, method, mask=mask, tolerance=1e-4)
     position, angle = masked_errors(solution.pose, target, mask)
     assert position == pytest.approx(solution.error, abs=1e-12)
     assert solution.converged == (position <= 1e-4 and angle <= 1e-3)
@@ -93,7 +94,7 @@ def test_the_tracker_and_the_other_jacobian_methods_take_a_mask():
     for k in range(5):
         assert track(spun(base, 0.3 * k, 2)).converged
     chain = ikcore.Chain([(0, 0, 0), (0, 1, 0), (0, 2, 0)])
-    for method in ("pseudo_inverse", "jacobian_transpose"):
+    for method in ("pseudo_inverse", "jacobian_transpose", "fabrik_dls"):
         assert ikcore.solve(chain, (9.0, 1.0, 0.5), method, mask=(0, 1, 1)).converged
 
 
@@ -104,7 +105,8 @@ def test_the_tracker_and_the_other_jacobian_methods_take_a_mask():
     ({"mask": (1, math.nan, 1)}, "finite"),
     ({"mask": 3}, "3 or 6"),
     ({"mask": (1, 1, 1), "method": "fabrik"}, "takes no mask"),
-    ({"mask": (1, 1, 1), "method": "fabrik_dls"}, "takes no mask"),
+    ({"mask": (1, 1, 1), "method": "ccd"}, "takes no mask"),
+    ({"mask": (1, 1, 1), "method": "two_bone"}, "takes no mask"),
     ({"mask": (1, 1, 1, 1, 1, 0)}, "asks no orientation"),
 ])
 def test_bad_masks_are_refused(kwargs, says):

@@ -91,13 +91,14 @@ def test_the_jacobian_methods_meet_targets_within_the_sliders_ranges(method, mak
     assert met >= (30 if method != "jacobian_transpose" else 20)
 
 
+@pytest.mark.parametrize("method", ["dls", "fabrik_dls"])
 @pytest.mark.parametrize("make", [scara, tilted])
-def test_dls_meets_4x4_poses_made_by_forward_kinematics(make):
+def test_dls_and_the_hybrid_meet_4x4_poses_made_by_forward_kinematics(make, method):
     chain = make()
     rng = random.Random(9)
     for _ in range(30):
         target = chain.tip_pose(chain.pose_at(values_in_limits(chain, rng)))
-        solution = ikcore.solve(chain, target, "dls", tolerance=1e-5)
+        solution = ikcore.solve(chain, target, method, tolerance=1e-5)
         assert solution.converged, solution
         assert within(chain, solution.joint_values)
 
@@ -120,7 +121,35 @@ def test_the_reach_counts_each_slider_at_its_longest():
     assert solution.status == "unreachable"
 
 
-@pytest.mark.parametrize("method", ["ccd", "fabrik", "two_bone", "fabrik_dls"])
+@pytest.mark.parametrize("make", [scara, tilted])
+def test_the_hybrids_reach_holds_each_slider_where_the_start_has_it(make):
+    """FABRIK's chain, each slider held: its poses are the chain's at the held displacements."""
+    from ikcore.solvers.fabrik_dls import held_chain
+    chain = make()
+    rng = random.Random(14)
+    for _ in range(10):
+        values = values_in_limits(chain, rng)
+        frames = chain.pose_at(values)
+        held = held_chain(chain, frames.slides)
+        assert not held.plan.sliders
+        posed = pose_of(held, frames.rotations)
+        assert max(math.dist(a, b) for a, b in zip(posed.points, frames.points)) <= 1e-12
+        # Its held joints cannot turn.
+        turned = [ikcore.rotation.from_axis_angle((0.6, 0.0, 0.8), 0.5)] * chain.size
+        for j in chain.plan.sliders:
+            assert pose_of(held, turned).rotations[j] == ikcore.rotation.IDENTITY
+
+
+def test_the_hybrid_moves_a_slider_its_reach_could_not():
+    """The target lies where only the quill's slide reaches it: the finish slides it there."""
+    chain = scara()
+    target = chain.pose_at([0.3, -0.7, 0.17, 0.0]).points[-1]
+    solution = ikcore.solve(chain, target, "fabrik_dls", tolerance=1e-6)
+    assert solution.converged
+    assert solution.joint_values[2] == pytest.approx(0.17, abs=1e-5)
+
+
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "two_bone"])
 def test_methods_that_cannot_slide_refuse(method):
     chain = ikcore.Chain([(0, 0, 0), (0, 0, 1), (1, 0, 1)], [ikcore.Slider((0, 0, 1), 0.0, 0.5), ikcore.Hinge()])
     with pytest.raises(ikcore.IKError, match="cannot move a sliding joint"):
