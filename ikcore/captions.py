@@ -121,9 +121,10 @@ def forward(moved, length, turned, anchor, error, last):
     return f"{head}, {num(length)} from point {moved - 1}: bone {moved - 1} turns {deg(turned)}{tail}."
 
 
-def jacobian(kind, deltas, damping, alpha, halvings, capped, secondary, error):
+def jacobian(kind, deltas, damping, alpha, halvings, capped, secondary, error, slides=None):
     """A Jacobian step: ``kind`` is ``transpose``, ``pseudo_inverse`` or ``dls``; ``deltas`` each
-    joint's turn (degrees, signed)."""
+    joint's turn (degrees, signed); ``slides``: with sliders, each one's slide (in the chain's units,
+    signed; ``None`` for the other joints)."""
     if secondary:
         head = "A step in the null space of the task, for the secondary objectives"
     elif kind == "transpose":
@@ -141,8 +142,11 @@ def jacobian(kind, deltas, damping, alpha, halvings, capped, secondary, error):
         head += f", {' and '.join(notes)}"
     most = max(range(len(deltas)), key=lambda j: abs(deltas[j]))
     turns = f"joint {most} turns most, {deg(deltas[most])}"
-    if 1 < len(deltas) <= 6:
+    if 1 < len(deltas) <= 6 and slides is None:
         turns += f" (joints 0 to {len(deltas) - 1}: {', '.join(deg(d) for d in deltas)})"
+    if slides is not None:
+        turns += "".join(f", joint {j} slides {'+' if d >= 0 else '-'}{num(abs(d))}"
+                         for j, d in enumerate(slides) if d is not None)
     return f"{head}: {turns}; the effector is now {num(error)} from the target."
 
 

@@ -34,7 +34,8 @@ The recorder turns them into :class:`ikcore.Step` records: a FABRIK pass
 becomes one step per bone, a Jacobian step gets one column per joint, and so
 on (:class:`~ikcore.Step` says what each holds). ``holding(hand)`` gives
 fabrik_dls's reach a view of the recorder that adds the hand to every pose of
-the wrist's chain.
+the wrist's chain, and ``seeing(chain)`` one whose steps are of the chain its
+reach moves where that is not the traced chain (its sliders held).
 """
 
 import math
@@ -42,8 +43,8 @@ from functools import partial
 
 from . import captions
 from . import rotation as rot
-from .kinematics import frames
-from .plan import HINGE
+from .kinematics import frames, slid_offsets
+from .plan import HINGE, SLIDER
 from .rotation import rotate
 from .step import Step
 from .vectors import add, angle, cross, dot, norm, scale, sub, unit
@@ -90,6 +91,12 @@ class Recorder:
         """This recorder as fabrik_dls's reach sees it: every pose gets the hand (the world vector
         ``hand``, held at the asked orientation) on the wrist's chain."""
         return _Holding(self, hand)
+
+    def seeing(self, chain):
+        """This recorder for steps on ``chain``, whose poses are the traced chain's: fabrik_dls's
+        reach on the chain with its sliders held (:func:`ikcore.solvers.fabrik_dls.held_chain`), whose
+        bones, joints and lengths its steps are of."""
+        return _Seeing(self, chain)
 
     # -- the hooks -----------------------------------------------------------------------------
 
@@ -167,8 +174,22 @@ class Recorder:
         k = scale_ * (max_step / biggest if capped else 1.0)
         end = points[-1]
         directions, columns, deltas, turned = [], [], [], []
+        # A slider's displacement after the step, before its range applies (None for other joints).
+        slid = None if before.slides is None else list(before.slides)
         for j, w in enumerate(turns):
             joint = self.chain.plan.joints[j]
+            q = before.rotations[j]
+            if joint.kind == SLIDER:
+                axis = rotate(before.worlds[j - 1], joint.axis) if j else joint.axis
+                # A slider's motion lies along its world axis s: it slides by w . s, and moves the
+                # effector along s, one unit per unit of slide; it turns nothing.
+                slide = k * dot(w, axis)
+                slid[j] += slide
+                directions.append(axis)
+                columns.append(axis)
+                deltas.append(slide)
+                turned.append(q)
+                continue
             if joint.kind == HINGE:
                 z = rotate(before.worlds[j - 1], joint.axis) if j else joint.axis
                 delta = k * dot(w, z)
@@ -180,7 +201,6 @@ class Recorder:
             columns.append((0.0, 0.0, 0.0) if z is None else cross(z, sub(end, points[j])))
             deltas.append(math.degrees(delta))
             # The joint's rotation turned, before the limits apply: q_j <- exp(R_{j-1}^* w) q_j (world w).
-            q = before.rotations[j]
             if delta:
                 q = rot.normalize(rot.multiply(rot.from_axis_angle(rotate(rot.conjugate(before.worlds[j - 1]), z)
                                                                    if j else z, delta), q))
@@ -188,19 +208,27 @@ class Recorder:
         iteration += self.offset
         # The joints whose limits moved them back (pose_of's clamp), if any: a step of their own.
         held = [j for j, (q, p) in enumerate(zip(turned, after.rotations)) if max(abs(a - b) for a, b in zip(q, p)) > 1e-12]
-        raw = frames(self.chain, turned)[1] if held else after.points
+        if slid is not None:
+            held = sorted({*held, *(j for j in self.chain.plan.sliders if abs(slid[j] - after.slides[j]) > 1e-12)})
+        raw = frames(self.chain, turned, None if slid is None else slid_offsets(self.chain, slid))[1] if held \
+            else after.points
         if held and self._same(raw, after.points):
             held = []  # a twist held about a bone's own line: no point moved
         positions = self._pose(raw if held else after.points, hand)
         kind = {"jacobian_transpose": "transpose", "pseudo_inverse": "pseudo_inverse"}.get(
             self.problem.settings.method, "dls")
         halvings = round(-math.log2(scale_)) if scale_ < 1.0 else 0
-        caption = captions.jacobian(kind, deltas, damping, alpha, halvings, capped, secondary,
-                                    self._error(positions))
-        self._add(iteration, "step", None, positions, caption,
-                  {"columns": columns, "axes": directions, "delta_deg": deltas,
-                   "error_vector": sub(self.target, self._pose(points, hand)[-1]), "damping": damping,
-                   "alpha": alpha, "scale": scale_, "secondary": secondary})
+        sliders = self.chain.plan.sliders
+        slides = [deltas[j] if j in sliders else None for j in range(len(deltas))] if sliders else None
+        turns_deg = [0.0 if j in sliders else d for j, d in enumerate(deltas)] if sliders else deltas
+        caption = captions.jacobian(kind, turns_deg, damping, alpha, halvings, capped, secondary,
+                                    self._error(positions), slides)
+        detail = {"columns": columns, "axes": directions, "delta_deg": turns_deg,
+                  "error_vector": sub(self.target, self._pose(points, hand)[-1]), "damping": damping,
+                  "alpha": alpha, "scale": scale_, "secondary": secondary}
+        if sliders:
+            detail["slides"] = slides
+        self._add(iteration, "step", None, positions, caption, detail)
         if held:
             positions = self._pose(after.points, hand)
             self._add(iteration, "limit", held[0] if len(held) == 1 else None, positions,
@@ -257,3 +285,26 @@ class _Holding:
 
     def __getattr__(self, name):
         return partial(getattr(self.recorder, name), hand=self.hand)
+
+
+class _Seeing:
+    """A :class:`Recorder` seen through :meth:`Recorder.seeing`: each hook runs on the other chain."""
+
+    def __init__(self, recorder, chain):
+        self.recorder = recorder
+        self.chain = chain
+
+    def __getattr__(self, name):
+        return partial(self._call, getattr(self.recorder, name))
+
+    def holding(self, hand):
+        """This view with the hand on every pose (:meth:`Recorder.holding`)."""
+        return _Holding(self, hand)
+
+    def _call(self, hook, *args, **kwargs):
+        recorder = self.recorder
+        traced, recorder.chain = recorder.chain, self.chain
+        try:
+            return hook(*args, **kwargs)
+        finally:
+            recorder.chain = traced

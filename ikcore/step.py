@@ -55,8 +55,11 @@ class Step:
         - ``step``: ``columns`` (one per joint: ``z_j x (p_end - p_j)``, the
           effector's motion per radian of the joint's turn about the axis
           ``axes[j]``: a hinge's axis, else the axis of its turn, ``None``
-          where it did not turn), ``delta_deg`` (each joint's turn, signed
-          about ``axes[j]``), ``error_vector`` (target minus effector before the
+          where it did not turn; a slider's column is its world axis
+          ``axes[j]``, the effector's motion per unit of its slide),
+          ``delta_deg`` (each joint's turn, signed about ``axes[j]``; 0 for a
+          slider), ``slides`` (a chain with sliders only: each slider's slide
+          along ``axes[j]``, in the chain's units; ``None`` for the other joints), ``error_vector`` (target minus effector before the
           step), ``damping`` (lambda, ``None`` for the transpose), ``alpha``
           (the transpose's step factor, else ``None``), ``scale`` (the line
           search's factor), ``secondary`` (a null-space step for secondary

@@ -15,7 +15,6 @@ poses it keeps::
 from collections.abc import Sequence
 
 from .chain import Chain
-from .errors import IKError
 from .hints import Quaternion, Rotations, Target, Vector3
 from .kinematics import Frames
 from .objectives import Objective
@@ -105,9 +104,6 @@ def trace(chain: Chain, target: Target, method: str = "fabrik", *, start: Rotati
                               orientation_tolerance=orientation_tolerance, secondary=secondary, mask=mask,
                               **options)
     problem = check_request(settings, target, start, orientation, pole)
-    if settings.chain.plan.sliders:
-        raise IKError(f"traces do not show sliding joints yet (joint {settings.chain.plan.sliders[0]} is a "
-                      f"Slider): solve it with ikcore.solve")
     recorder = Recorder(problem)
     solution = solution_of(problem, settings.module.run(problem, recorder))
     return Trace(solution, recorder.finish(solution))

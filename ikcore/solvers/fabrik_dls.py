@@ -76,7 +76,7 @@ def run(problem, steps=None):
     held = chain if slides is None else held_chain(chain, slides)
     if Q is None:
         reached = fabrik.run(_sub_problem(problem, held, problem.target, pose_of(held, problem.start.rotations)
-                                          if slides else problem.start, budget), steps)
+                                          if slides else problem.start, budget), _seeing(steps, held, slides))
         start = reached.frames if slides is None else pose_of(chain, reached.frames.rotations, slides)
         used, errors = reached.iterations, list(reached.errors)
         # The reach returns its best pose, swivelled toward the pole: the history runs from the
@@ -94,7 +94,7 @@ def run(problem, steps=None):
         sub_start = pose_of(wrist_chain, problem.start.rotations[:-1])
         # The steps hook sees the whole chain: the hand held at the asked orientation on FABRIK's wrist.
         reached = fabrik.run(_sub_problem(problem, wrist_chain, wrist, sub_start, budget),
-                             None if steps is None else steps.holding(hand))
+                             None if steps is None else _seeing(steps, wrist_chain, slides).holding(hand))
         last = rot.multiply(rot.conjugate(reached.frames.worlds[-1]), Q)
         start = pose_of(chain, [*reached.frames.rotations, last], slides)
         # The wrist's history, from the whole chain's start error to the reached pose's own error;
@@ -137,6 +137,11 @@ def held_chain(chain, slides):
         points.append(tuple(p + o for p, o in zip(points[-1], offset)))
         joints.append(joint)
     return Chain(points, joints)
+
+
+def _seeing(steps, held, slides):
+    """The steps hook for the reach: with sliders, one whose steps are of the chain held."""
+    return steps if steps is None or slides is None else steps.seeing(held)
 
 
 def _wrist_chain(chain):

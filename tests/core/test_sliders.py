@@ -159,7 +159,6 @@ def test_methods_that_cannot_slide_refuse(method):
 @pytest.mark.parametrize("call, says", [
     (lambda c: ikcore.solve(c, (0.4, 0.2, 0.3), "dls", pole=(0, 1, 0)), "pole"),
     (lambda c: ikcore.solve(c, (0.4, 0.2, 0.3), "dls", secondary=[ikcore.TowardRest()]), "secondary"),
-    (lambda c: ikcore.trace(c, (0.4, 0.2, 0.3), "dls"), "traces"),
     (lambda c: ikcore.solve_batch(c, [(0.4, 0.2, 0.3)], "dls"), "solve_batch"),
     (lambda c: ikcore.Skeleton().add_chain("arm", None, c.points, c.joints), "skeleton"),
     (lambda c: c.forward([ikcore.rotation.IDENTITY] * 4), "pose_at"),
@@ -223,3 +222,54 @@ def test_a_restart_draws_the_sliders_anew_within_their_ranges():
     assert all(0.0 <= s <= 0.2 for s in slides)
     # A wide restart spreads over the range, both sides of where the slider was.
     assert min(slides) < 0.05 and max(slides) > 0.15
+
+
+@pytest.mark.parametrize("method", ikcore.solvers.SLIDER_METHODS)
+def test_a_trace_of_a_chain_with_a_slider_returns_what_the_solve_returns(method):
+    chain = scara()
+    rng = random.Random(15)
+    for k in range(20):
+        pose = chain.pose_at(values_in_limits(chain, rng))
+        # Half the targets a point, half a 4x4 pose (fabrik_dls's reach then puts the wrist).
+        target = pose.points[-1] if k % 2 else chain.tip_pose(pose)
+        traced = ikcore.trace(chain, target, method, tolerance=1e-5)
+        solved = ikcore.solve(chain, target, method, tolerance=1e-5)
+        assert (traced.solution.status, traced.solution.iterations) == (solved.status, solved.iterations)
+        assert traced.solution.joint_values == solved.joint_values
+        assert traced.steps[-1].positions == tuple(solved.positions)
+        assert len(traced.poses()) == solved.iterations + 1
+
+
+def test_a_traced_step_says_how_far_each_slider_slid():
+    """From the quill at rest, the steps' slides add up to where the solve leaves it, and each step's
+    pose is the chain's at the displacements so far."""
+    chain = scara()
+    target = chain.pose_at([0.3, -0.7, 0.12, 0.0]).points[-1]
+    traced = ikcore.trace(chain, target, "dls", tolerance=1e-6)
+    assert traced.solution.converged
+    phases = {step.phase for step in traced.steps}
+    assert phases == {"setup", "step", "result"}  # no restart, no joint held at a limit
+    slide = 0.0
+    for step in traced.steps:
+        if step.phase != "step":
+            continue
+        assert step.detail["slides"][:2] == [None, None] and step.detail["delta_deg"][2] == 0.0
+        slide += step.detail["slides"][2]
+        assert "joint 2 slides" in step.caption
+        # The slider's column is its world axis: the quill's, straight down.
+        assert step.detail["columns"][2] == pytest.approx((0.0, 0.0, -1.0), abs=1e-12)
+    assert slide == pytest.approx(traced.solution.joint_values[2], abs=1e-12)
+
+
+def test_a_traced_slide_past_its_range_shows_the_limit_taking_it_back():
+    """A target below the quill's reach: a step asks more slide than the range has, and a limit
+    step follows with the pose held at the end of the range."""
+    chain = scara()
+    traced = ikcore.trace(chain, (0.3, 0.3, -0.5), "pseudo_inverse", tolerance=1e-6)
+    limits = [s for s in traced.steps if s.phase == "limit"]
+    assert limits and any(2 in s.detail.get("joints", ()) for s in limits)
+    assert traced.solution.joint_values[2] == pytest.approx(0.2, abs=1e-12)
+    held = next(s for s in limits if 2 in s.detail.get("joints", ()))
+    before = traced.steps[traced.steps.index(held) - 1]
+    # The step's own pose slid past the range: its effector lies lower than the held one.
+    assert before.positions[-1][2] < held.positions[-1][2] - 1e-9
