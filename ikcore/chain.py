@@ -120,7 +120,8 @@ class Chain:
         self.plan = Plan(self)
 
     @classmethod
-    def from_urdf(cls, source: str | bytes | os.PathLike, base_link: str, tip_link: str, *, tool: Frame | None = None) -> "Chain":
+    def from_urdf(cls, source: str | bytes | os.PathLike, base_link: str, tip_link: str, *, tool: Frame | None = None,
+                  base: Frame | None = None) -> "Chain":
         """The chain of a URDF robot's joints from ``base_link`` down to ``tip_link``.
 
         Parameters
@@ -130,9 +131,14 @@ class Chain:
             out of scope (expand it first with ``xacro``), and a xacro file is refused.
         base_link, tip_link : str
             The link the chain hangs from (its frame is the chain's frame, Z up as
-            URDF is) and the link whose frame a pose target is for.
+            URDF is, unless ``base`` places it) and the link whose frame a pose target is for.
         tool : 4x4 matrix or (position, (w, x, y, z)), optional
             A tool frame in the tip link's frame: the target is then the tool point's.
+        base : 4x4 matrix or (position, (w, x, y, z)), optional
+            Where the base link stands: its frame in the chain's frame (the world's, say).
+            The chain is then built in that frame, so targets, rest points, poses and
+            :meth:`tip_pose` are in it; joint values are unchanged. Default: the
+            chain's frame is the base link's.
 
         Returns
         -------
@@ -166,7 +172,7 @@ class Chain:
         >>> chain.joint_names, chain.points
         (('shoulder', 'elbow'), ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.5, 0.0, 0.0)))
         """
-        robot = read_urdf(source, base_link, tip_link, tool)
+        robot = read_urdf(source, base_link, tip_link, tool, base)
         try:
             return cls(robot.points, robot.joints, joint_names=robot.names, tip_rotation=robot.tip_rotation)
         except IKError as error:

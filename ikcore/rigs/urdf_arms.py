@@ -28,9 +28,10 @@ def urdf_text(name: str) -> str:
     return (resources.files("ikcore") / "data" / URDF_ARMS[name][0]).read_text(encoding="utf-8")
 
 
-def urdf_arm(name: str, tip_link: str | None = None, *, tool: Frame | None = None) -> Chain:
+def urdf_arm(name: str, tip_link: str | None = None, *, tool: Frame | None = None,
+             base: Frame | None = None) -> Chain:
     """The chain of the shipped arm ``name`` from its base link to ``tip_link`` (default its flange),
-    with an optional ``tool`` frame (see :meth:`ikcore.Chain.from_urdf`).
+    with optional ``tool`` and ``base`` frames (see :meth:`ikcore.Chain.from_urdf`).
 
     Examples
     --------
@@ -42,5 +43,5 @@ def urdf_arm(name: str, tip_link: str | None = None, *, tool: Frame | None = Non
     7
     """
     text = urdf_text(name)
-    _, base, flange = URDF_ARMS[name]
-    return Chain.from_urdf(text, base, flange if tip_link is None else tip_link, tool=tool)
+    _, base_link, flange = URDF_ARMS[name]
+    return Chain.from_urdf(text, base_link, flange if tip_link is None else tip_link, tool=tool, base=base)

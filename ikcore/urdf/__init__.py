@@ -15,7 +15,7 @@ scope (expand it first with ``xacro``) and refused as such.
 import math
 
 from ..constraints import Hinge, Slider
-from ..transforms import check_frame, to_quaternion
+from ..transforms import apply, check_frame, times, to_quaternion
 from .document import parse
 from .points import Hinges, place
 from .tree import path
@@ -48,16 +48,30 @@ class Robot:
         self.tip_rotation = tip_rotation
 
 
-def read_urdf(source, base_link, tip_link, tool=None):
+def read_urdf(source, base_link, tip_link, tool=None, base=None):
     """The :class:`Robot` of the joints from ``base_link`` down to ``tip_link`` of a URDF (XML text
     or the path of a file); ``tool``: the tool frame in the tip link's frame (a 4x4 homogeneous
-    matrix, or ``(position, quaternion (w, x, y, z))``), ``None`` for the tip link's own frame."""
+    matrix, or ``(position, quaternion (w, x, y, z))``), ``None`` for the tip link's own frame;
+    ``base``: the base link's frame in the chain's frame (the same forms), ``None`` for the base link's
+    own frame.
+
+    With a ``base`` ``(B, b)``, every rest point ``p`` becomes ``b + B p``, every axis ``a`` becomes
+    ``B a`` and the tip's rotation ``T`` becomes ``B T``: the whole chain is turned and moved as one,
+    so each joint's value is unchanged (a hinge's angle about its turned axis is the angle about
+    the axis before), and poses are given in the chain's frame."""
     tool = None if tool is None else check_frame(tool, "tool")
+    base = None if base is None else check_frame(base, "base")
     document = parse(source)
     hinges = Hinges(path(document, base_link, tip_link), tool)
     points = place(hinges.points + [hinges.tip[1]], hinges.axes, hinges.slides)
+    axes, tip = hinges.axes, hinges.tip[0]
+    if base is not None:
+        B, b = base
+        points = [tuple(c + d for c, d in zip(b, apply(B, p))) for p in points]
+        axes = [apply(B, a) for a in axes]
+        tip = times(B, tip)
     joints = [Slider(axis, *limits) if kind == "prismatic" else
               Hinge(axis, -180.0, 180.0) if limits is None else
               Hinge(axis, math.degrees(limits[0]), math.degrees(limits[1]))
-              for kind, axis, limits in zip(hinges.types, hinges.axes, hinges.limits)]
-    return Robot(points, joints, tuple(hinges.names), to_quaternion(hinges.tip[0]))
+              for kind, axis, limits in zip(hinges.types, axes, hinges.limits)]
+    return Robot(points, joints, tuple(hinges.names), to_quaternion(tip))

@@ -145,6 +145,40 @@ def test_a_tool_frame_moves_the_target_to_the_tool_point(tool):
         assert largest_difference(with_tool.tip_pose(with_tool.rotations_of(angles)), expected) <= 1e-12
 
 
+@pytest.mark.parametrize("form", ["matrix", "quaternion"])
+@pytest.mark.parametrize("source, tip", [(PANDA_URDF, "panda_link8"), (SCARA_URDF, "flange")])
+def test_a_base_frame_places_the_robot_in_the_world(source, tip, form):
+    """The base link stands turned and moved in the world: each pose is the base's matrix times the pose
+    in the base link's frame, at the same joint values, and a world target is met at them."""
+    plain = ikcore.Chain.from_urdf(source, "panda_link0" if tip == "panda_link8" else "base_link", tip)
+    turn = ikcore.rotation.from_axis_angle((0.3, -1, 0.4), 2.1)
+    m = ikcore.rotation.to_matrix(turn)
+    base = [[m[0], m[1], m[2], 1.5], [m[3], m[4], m[5], -0.7], [m[6], m[7], m[8], 0.25], [0, 0, 0, 1]]
+    given_base = base if form == "matrix" else ((1.5, -0.7, 0.25), turn)
+    placed = ikcore.Chain.from_urdf(source, "panda_link0" if tip == "panda_link8" else "base_link", tip,
+                                    base=given_base)
+    assert placed.joint_names == plain.joint_names
+    rng = random.Random(5)
+    for _ in range(30):
+        values = [rng.uniform(j.lower, j.upper) if isinstance(j, ikcore.Slider)
+                  else rng.uniform(max(-math.pi, math.radians(j.min_deg)), min(math.pi, math.radians(j.max_deg)))
+                  for j in plain.joints]
+        expected = matmul(base, [list(row) for row in plain.tip_pose(plain.pose_at(values))])
+        posed = placed.pose_at(values)
+        assert largest_difference(placed.tip_pose(posed), expected) <= 1e-12
+        assert max(abs(a - b) for a, b in zip(placed.joint_values(posed), values)) <= 1e-12
+    solution = ikcore.solve(placed, expected, "dls", tolerance=1e-6)
+    assert solution.converged
+    assert largest_difference(solution.pose, expected) <= 1e-5
+
+
+def test_a_bad_base_is_refused():
+    with pytest.raises(ikcore.IKError, match="base must be"):
+        ikcore.Chain.from_urdf(PANDA_URDF, "panda_link0", "panda_link8", base=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    with pytest.raises(ikcore.IKError, match="base quaternion"):
+        ikcore.Chain.from_urdf(PANDA_URDF, "panda_link0", "panda_link8", base=((0, 0, 0), (0, 0, 0, 0)))
+
+
 def test_the_data_files_ship_in_the_wheel_config():
     """pyproject.toml's package data names the URDF files (a wheel without them breaks the rigs)."""
     import pathlib
