@@ -12,6 +12,11 @@ rest pose is expressed in the parent's frame, the chain convention of
 Solving a bound chain turns the world target into the parent's frame, solves
 there, warm from the chain's current pose, and writes the solved rotations
 into the nodes. The chain's root follows its parent node wherever it goes.
+
+A :class:`~ikcore.Slider` moves the node after it: node ``i + 1``'s translation
+is the slid offset ``rest[i+1] - rest[i] + s_i a_i`` (:attr:`BoundChain.slides`
+holds each displacement), so a skeleton's world points follow the slides as they
+follow the rotations.
 """
 
 from operator import attrgetter, is_
@@ -19,6 +24,7 @@ from operator import attrgetter, is_
 from . import kinematics
 from . import rotation as rot
 from .checks import check_bool, check_point, check_quaternion, check_rotations
+from .errors import IKError
 from .hints import Quaternion, Rotations, Vector3
 from .rotation import rotate
 from .solution import Solution
@@ -73,6 +79,8 @@ class BoundChain:
         self._free = chain.free()
         self.chain = chain
         self.solution = None
+        # Each slider's displacement (None for the other joints); None for a chain with no slider.
+        self.slides = kinematics.rest(chain).slides
         # (rotations, frames) of the pose last framed from the nodes, while they hold it.
         self._framed = None
         # (request, BoundTracker) of the last solve(): a call with the same method, pole and options
@@ -80,6 +88,8 @@ class BoundChain:
         self._tracked = None
         for node in nodes:
             node.chain = self
+        if self.slides is not None:
+            self._write(self.rotations, self.slides)
 
     def __repr__(self):
         parent = None if self.parent is None else self.parent.name
@@ -121,15 +131,18 @@ class BoundChain:
 
     def frames(self):
         """The current pose in the chain's own frame (:class:`ikcore.kinematics.Frames`): the last
-        solve's when the nodes still hold it (no forward kinematics), else the nodes' rotations,
-        posed (:func:`ikcore.kinematics.pose_of`)."""
+        solve's when the nodes still hold it (no forward kinematics), else the nodes' rotations
+        (and :attr:`slides`), posed (:func:`ikcore.kinematics.pose_of`)."""
         solution = self.solution
-        if solution is not None and self._holds(solution.rotations):
+        if solution is not None and self._holds(solution.rotations) and solution.frames.slides is self.slides:
             return solution.frames
         found = self._framed
-        if found is None or not self._holds(found[0]):
+        if found is None or not self._holds(found[0]) or found[1].slides is not self.slides:
             rotations = self.rotations
-            found = self._framed = (rotations, kinematics.pose_of(self.chain, rotations))
+            found = self._framed = (rotations, kinematics.pose_of(self.chain, rotations, self.slides))
+            if self.slides is not None:
+                # The pose's own (clamped) list: the one the nodes hold from now on.
+                self.slides = found[1].slides
         return found[1]
 
     def local_frames(self):
@@ -195,7 +208,7 @@ class BoundChain:
         """Take ``frames`` (a pose in the chain's frame: unit rotations within the limits,
         their world rotations and points) as the chain's pose, without a Solution: a batch solved
         it (:mod:`ikcore.solvers.two_bone.planar`)."""
-        self._write(frames.rotations)
+        self._write(frames.rotations, frames.slides)
         self._framed = (frames.rotations, frames)
         self.solution = None
 
@@ -203,8 +216,12 @@ class BoundChain:
         """Take the pose whose ``N + 1`` points (in the chain's frame) are ``points``, as a trace's step
         gives them (:mod:`ikcore.trace`), to be drawn: the points as they are (a FABRIK pass leaves
         bones stretched until it places them), each bone turned from its rest direction toward them
-        by the shortest arc (:func:`ikcore.kinematics.rotations_along`), without limits."""
+        by the shortest arc (:func:`ikcore.kinematics.rotations_along`), without limits. A chain with
+        a slider is refused: its bones' lengths are not its rest lengths."""
         chain = self.chain
+        if chain.plan.sliders:
+            raise IKError(f"chain {self.name!r}: take_points draws bones of their rest lengths, which a "
+                          f"sliding joint changes (joint {chain.plan.sliders[0]} is a Slider)")
         rigid = [points[0]]
         for a, b, length, rest in zip(points, points[1:], chain.lengths, chain.directions):
             d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
@@ -220,8 +237,8 @@ class BoundChain:
         self._write(self.chain.clamp(qs) if self.chain.limited else qs)
 
     def reset(self):
-        """Back to the rest pose."""
-        self._write([rot.IDENTITY] * self.chain.size)
+        """Back to the rest pose (each slider at 0, or the end of its range nearer it)."""
+        self._write([rot.IDENTITY] * self.chain.size, kinematics.rest(self.chain).slides)
         self.solution = None
 
     def local_points(self):
@@ -240,9 +257,16 @@ class BoundChain:
         # Whether the nodes hold these very rotation objects (nothing set them since).
         return all(map(is_, map(_rotation_of, self.nodes), rotations))
 
-    def _write(self, rotations):
+    def _write(self, rotations, slides=None):
+        """Write ``rotations`` into the nodes, and with ``slides`` (a chain with sliders) each
+        slider's displacement into the translation of the node after it."""
         for node, q in zip(self.nodes, rotations):
             node._rotation = q
+        if slides is not None:
+            self.slides = slides
+            offsets = kinematics.slid_offsets(self.chain, slides)
+            for j in self.chain.plan.sliders:
+                self.nodes[j + 1]._translation = offsets[j]
         self.nodes[0].touch()
 
 
@@ -312,7 +336,7 @@ class BoundTracker:
         else:
             tracker.frames = bound.frames()
         solution = tracker.solve(target, orientation, pole, placement)
-        bound._write(solution.rotations)
+        bound._write(solution.rotations, solution.frames.slides)
         bound.solution = solution
         return solution
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from . import joint_space
 from .checks import check_per_joint, check_points, check_quaternion, check_rotations
-from .constraints import Constraint
+from .constraints import Constraint, Slider
 from .errors import IKError
 from .hints import Frame, Point, Quaternion, Rotations, Vector3
 from .joint_space import reach_of
@@ -190,14 +190,13 @@ class Chain:
         return self.points[0]
 
     def free(self) -> "Chain":
-        """The same chain without its joint limits."""
+        """The same chain without its joint limits: every joint a free ball joint, but a
+        :class:`~ikcore.Slider`, which keeps its axis and range (a slider without its range
+        would have no reach to bound the chain's)."""
         if not self.limited:
             return self
-        if self.plan.sliders:
-            # Without its range a slider would have no reach to bound the chain's.
-            raise IKError(f"a chain with a sliding joint (joint {self.plan.sliders[0]} is a Slider) has no "
-                          f"version without limits yet")
-        return Chain(self.points, joint_names=self.joint_names, tip_rotation=self.tip_rotation)
+        joints = [joint if isinstance(joint, Slider) else None for joint in self.joints] if self.plan.sliders else None
+        return Chain(self.points, joints, joint_names=self.joint_names, tip_rotation=self.tip_rotation)
 
     def forward(self, rotations: Rotations) -> list[Point]:
         """Forward kinematics: the ``N + 1`` points for local ``rotations`` (checked).

@@ -7,8 +7,10 @@ The format (version 1)::
      "chains": [{"name": "arm",
                  "rest": [[x, y, z], ...],          # N + 1 rest points, root first
                  "joints": [null | {"type": "hinge", "axis": [x, y, z], "min_deg": a, "max_deg": b}
-                                 | {"type": "ball", "cone_deg": c, "twist_min_deg": a, "twist_max_deg": b}],
+                                 | {"type": "ball", "cone_deg": c, "twist_min_deg": a, "twist_max_deg": b}
+                                 | {"type": "slider", "axis": [x, y, z], "lower": a, "upper": b}],
                  "rotations": [[w, x, y, z], ...],  # N local rotations (ikcore.rotation convention)
+                 "slides": [null | s, ...],         # with a slider only: each one's displacement
                  "positions": [[x, y, z], ...],     # N + 1 points, forward kinematics of the rotations
                  "frame": {"position": [x, y, z], "rotation": [w, x, y, z]},   # optional
                  "world_positions": [[x, y, z], ...]}]}                        # optional, with "frame"
@@ -18,6 +20,10 @@ chain's parent frame; the world for a free-standing chain). ``frame``, when
 present, is that frame's world pose, and ``world_positions`` the points in the
 world: ``world = frame.position + frame.rotation (position)``. Readers that only
 need the chain ignore both; :func:`load_pose` checks them when they are there.
+
+A chain with a sliding joint (:class:`~ikcore.Slider`) carries ``slides``: per joint
+the slider's displacement along its axis (``null`` for the other joints), and its
+bone ``i`` runs along ``rest[i + 1] - rest[i] + slides[i] axis_i`` before it turns.
 """
 
 import json
@@ -27,8 +33,9 @@ from collections.abc import Sequence
 from . import rotation as rot
 from .chain import Chain
 from .checks import check_float, check_point, check_quaternion, check_rotations, check_vector
-from .constraints import BallSocket, Hinge
+from .constraints import BallSocket, Hinge, Slider
 from .errors import IKError
+from .kinematics import Frames, pose_of
 
 FORMAT = "ikcore-pose"
 VERSION = 1
@@ -43,15 +50,17 @@ class PoseChain:
 
     ``frame`` is the world ``(position, rotation)`` of the frame the chain lives
     in (the identity when the pose did not say), ``world_positions`` the chain's
-    points in the world.
+    points in the world; ``slides`` each slider's displacement (``None`` for the
+    other joints; ``None`` for a chain without sliders).
     """
 
-    __slots__ = ("name", "chain", "rotations", "positions", "frame", "world_positions")
+    __slots__ = ("name", "chain", "rotations", "positions", "frame", "world_positions", "slides")
 
-    def __init__(self, name, chain, rotations, positions, frame=None):
+    def __init__(self, name, chain, rotations, positions, frame=None, slides=None):
         self.name = name
         self.chain = chain
         self.rotations = rotations
+        self.slides = slides
         self.positions = positions
         self.frame = ((0.0, 0.0, 0.0), rot.IDENTITY) if frame is None else frame
         self.world_positions = to_world(self.frame, positions)
@@ -83,6 +92,8 @@ def joint_to_json(joint):
         return None
     if isinstance(joint, Hinge):
         return {"type": "hinge", "axis": list(joint.axis), "min_deg": joint.min_deg, "max_deg": joint.max_deg}
+    if isinstance(joint, Slider):
+        return {"type": "slider", "axis": list(joint.axis), "lower": joint.lower, "upper": joint.upper}
     return {"type": "ball", "cone_deg": joint.cone_deg, "twist_min_deg": joint.twist_min_deg,
             "twist_max_deg": joint.twist_max_deg}
 
@@ -121,7 +132,36 @@ def _joint_from_json(data, where):
         return BallSocket(cone_deg=check_float(data.get("cone_deg"), f"{where}.cone_deg"),
                           twist_min_deg=check_float(data.get("twist_min_deg"), f"{where}.twist_min_deg"),
                           twist_max_deg=check_float(data.get("twist_max_deg"), f"{where}.twist_max_deg"))
-    raise IKError(f"{where}.type must be 'hinge' or 'ball', got {kind!r:.60}")
+    if kind == "slider":
+        return Slider(axis=check_vector(data.get("axis"), f"{where}.axis"),
+                      lower=check_float(data.get("lower"), f"{where}.lower"),
+                      upper=check_float(data.get("upper"), f"{where}.upper"))
+    raise IKError(f"{where}.type must be 'hinge', 'ball' or 'slider', got {kind!r:.60}")
+
+
+def _slides_from_json(data, chain, where):
+    """A chain's ``slides`` entry: ``None`` for a chain without sliders (which must have none), else per
+    joint a displacement within the slider's range, ``null`` for the other joints."""
+    if not chain.plan.sliders:
+        if data is not None:
+            raise IKError(f"{where}.slides is given, but the chain has no sliding joint")
+        return None
+    if not isinstance(data, list) or len(data) != chain.size:
+        raise IKError(f"{where}.slides must be a list of {chain.size} (a displacement per slider, null for the "
+                      f"other joints)")
+    slides = []
+    for j, (value, joint) in enumerate(zip(data, chain.joints)):
+        if not isinstance(joint, Slider):
+            if value is not None:
+                raise IKError(f"{where}.slides[{j}] must be null: joint {j} is no slider")
+            slides.append(None)
+            continue
+        s = check_float(value, f"{where}.slides[{j}]")
+        if not joint.lower <= s <= joint.upper:
+            raise IKError(f"{where}.slides[{j}] {s!r} is outside the slider's range [{joint.lower!r}, "
+                          f"{joint.upper!r}]")
+        slides.append(s)
+    return slides
 
 
 def dump_pose(scene: str, method: str, chains: Sequence[tuple]) -> dict:
@@ -130,8 +170,10 @@ def dump_pose(scene: str, method: str, chains: Sequence[tuple]) -> dict:
     Parameters
     ----------
     scene, method : str
-    chains : iterable of (name, Chain, rotations) or (name, Chain, rotations, frame)
-        Positions are computed from the rotations by forward kinematics.
+    chains : iterable of (name, Chain, pose) or (name, Chain, pose, frame)
+        ``pose``: the local rotations, or a :class:`~ikcore.kinematics.Frames` (a
+        Solution's ``frames``), which a chain with sliders needs: it holds their
+        displacements. Positions are computed by forward kinematics.
         ``frame``, the world ``(position, rotation)`` of the chain's frame,
         adds ``frame`` and ``world_positions`` to the chain's entry.
 
@@ -145,11 +187,18 @@ def dump_pose(scene: str, method: str, chains: Sequence[tuple]) -> dict:
     ('arm', 'fabrik', ['arm'])
     """
     out = []
-    for name, chain, rotations, *frame in chains:
-        positions = chain.forward(rotations)
+    for name, chain, pose, *frame in chains:
+        slides = pose.slides if isinstance(pose, Frames) else None
+        rotations = pose.rotations if isinstance(pose, Frames) else pose
+        if chain.plan.sliders and slides is None:
+            raise IKError(f"chain {name!r} has a sliding joint (joint {chain.plan.sliders[0]} is a Slider): "
+                          f"its pose must be Frames (a Solution's frames), which hold the slides")
+        positions = chain.forward(rotations) if slides is None else pose_of(chain, rotations, slides).points
         entry = {"name": str(name), "rest": [list(p) for p in chain.points],
                  "joints": [joint_to_json(j) for j in chain.joints],
                  "rotations": [list(q) for q in rotations], "positions": [list(p) for p in positions]}
+        if slides is not None:
+            entry["slides"] = list(slides)
         if frame and frame[0] is not None:
             position, rotation = frame[0]
             entry["frame"] = {"position": list(position), "rotation": list(rotation)}
@@ -206,7 +255,8 @@ def load_pose(source: str | bytes | dict) -> "Pose":
         joints = None if joints is None else [_joint_from_json(j, f"{where}.joints[{i}]") for i, j in enumerate(joints)]
         chain = Chain(entry.get("rest"), joints)
         rotations = check_rotations(entry.get("rotations"), chain.size, f"{where}.rotations")
-        positions = chain.forward(rotations)
+        slides = _slides_from_json(entry.get("slides"), chain, where)
+        positions = chain.forward(rotations) if slides is None else pose_of(chain, rotations, slides).points
         tolerance = 1e-6 * chain.reach
         if entry.get("positions") is not None:
             _check_points_match(entry["positions"], positions, tolerance, f"{where}.positions")
@@ -215,7 +265,7 @@ def load_pose(source: str | bytes | dict) -> "Pose":
             frame = _frame_from_json(entry["frame"], f"{where}.frame")
         elif entry.get("world_positions") is not None:
             raise IKError(f"{where}.world_positions needs {where}.frame")
-        item = PoseChain(str(entry.get("name", f"chain{k}")), chain, rotations, positions, frame)
+        item = PoseChain(str(entry.get("name", f"chain{k}")), chain, rotations, positions, frame, slides)
         if entry.get("world_positions") is not None:
             _check_points_match(entry["world_positions"], item.world_positions, tolerance,
                                  f"{where}.world_positions")

@@ -266,9 +266,6 @@ class Skeleton:
             raise IKError(f"skeleton already has a chain {name!r}")
         parent_node = None if parent is None else self.node(parent)
         chain = Chain(points, joints)
-        if chain.plan.sliders:
-            raise IKError(f"chain {name!r}: a skeleton's chains take no sliding joint yet (joint "
-                          f"{chain.plan.sliders[0]} is a Slider)")
         count = chain.size + 1
         node_names = [f"{name}.{i}" for i in range(count)] if node_names is None else list(node_names)
         if len(node_names) != count:

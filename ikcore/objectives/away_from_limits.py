@@ -4,7 +4,7 @@ from math import atan2, pi, sqrt
 
 from ..chain import Chain
 from ..kinematics import Frames
-from ..plan import BALL, HINGE, hinge_angle
+from ..plan import BALL, HINGE, SLIDER, hinge_angle
 from ..rotation import rotate
 from .base import Objective, check_weight
 
@@ -20,7 +20,8 @@ NARROWEST = 1e-9
 class AwayFromLimits(Objective):
     """Keeps every limited joint away from the ends of its ranges.
 
-    A joint's limited *coordinates*: a hinge's angle; a ball joint's swing (the
+    A joint's limited *coordinates*: a hinge's angle; a slider's displacement
+    (:func:`limit_margin` reads it; secondary objectives do not take sliders yet); a ball joint's swing (the
     angle of its bone from the cone's axis, its range ``[-cone, cone]``) and
     its twist. A coordinate ``x`` with range ``[lo, hi]`` lies a fraction ``m =
     min(x - lo, hi - x) / (hi - lo)`` of its range from the nearer end (0 at an
@@ -112,6 +113,12 @@ def coordinates(joint, frames, j, with_directions):
             return ()
         direction = (rotate(frames.worlds[j - 1], joint.axis) if j else joint.axis) if with_directions else None
         return ((hinge_angle(joint, q), joint.range.lo, joint.range.hi, direction),)
+    if joint.kind == SLIDER:
+        # A slider's displacement; moving the joint by a world vector w slides it by w . s, s its
+        # world axis.
+        slider = joint.constraint
+        direction = (rotate(frames.worlds[j - 1], joint.axis) if j else joint.axis) if with_directions else None
+        return ((frames.slides[j], slider.lower, slider.upper, direction),)
     if joint.kind != BALL:
         return ()
     ball = joint.constraint

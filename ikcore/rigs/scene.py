@@ -610,7 +610,9 @@ class Scene:
         the points in the world (what the page draws)."""
         self.skeleton.update()
         return dump_pose(self.name, self.params["method"],
-                         [(limb.name, limb.bound.chain, limb.bound.rotations, limb.bound.parent_transform())
+                         [(limb.name, limb.bound.chain,
+                           limb.bound.rotations if limb.bound.slides is None else limb.bound.frames(),
+                           limb.bound.parent_transform())
                           for limb in self.limbs])
 
 

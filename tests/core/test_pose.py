@@ -43,7 +43,7 @@ def test_a_solution_exports_and_reloads():
     (lambda d: d.update(chains=[]), "chains"),
     (lambda d: d["chains"][0].update(rotations=[[1, 0, 0, 0]]), "rotations"),
     (lambda d: d["chains"][0]["positions"][2].__setitem__(0, 9.0), "positions"),
-    (lambda d: d["chains"][0]["joints"].__setitem__(0, {"type": "slider"}), "type"),
+    (lambda d: d["chains"][0]["joints"].__setitem__(0, {"type": "screw"}), "type"),
     (lambda d: d["chains"][0]["rest"][1].__setitem__(0, float("nan")), "rest|points"),
 ])
 def test_bad_poses_raise(mutate, match):

@@ -160,11 +160,10 @@ def test_methods_that_cannot_slide_refuse(method):
     (lambda c: ikcore.solve(c, (0.4, 0.2, 0.3), "dls", pole=(0, 1, 0)), "pole"),
     (lambda c: ikcore.solve(c, (0.4, 0.2, 0.3), "dls", secondary=[ikcore.TowardRest()]), "secondary"),
     (lambda c: ikcore.solve_batch(c, [(0.4, 0.2, 0.3)], "dls"), "solve_batch"),
-    (lambda c: ikcore.Skeleton().add_chain("arm", None, c.points, c.joints), "skeleton"),
+    (lambda c: ikcore.Skeleton().add_chain("arm", None, c.points, c.joints).take_points(c.points), "take_points"),
     (lambda c: c.forward([ikcore.rotation.IDENTITY] * 4), "pose_at"),
     (lambda c: c.rotations_of([0.0] * 4), "Hinge"),
-    (lambda c: c.free(), "without limits"),
-    (lambda c: ikcore.dump_pose("robot", "dls", [("arm", c, [ikcore.rotation.IDENTITY] * 4)]), "Slider"),
+    (lambda c: ikcore.dump_pose("robot", "dls", [("arm", c, [ikcore.rotation.IDENTITY] * 4)]), "must be Frames"),
 ])
 def test_what_does_not_take_sliders_yet_says_so(call, says):
     with pytest.raises(ikcore.IKError, match=says):
@@ -273,3 +272,64 @@ def test_a_traced_slide_past_its_range_shows_the_limit_taking_it_back():
     before = traced.steps[traced.steps.index(held) - 1]
     # The step's own pose slid past the range: its effector lies lower than the held one.
     assert before.positions[-1][2] < held.positions[-1][2] - 1e-9
+
+
+def test_a_chain_without_limits_keeps_its_sliders_ranges():
+    free = scara().free()
+    assert [type(j).__name__ if j is not None else None for j in free.joints] == [None, None, "Slider", None]
+    assert free.joints[2].lower == 0.0 and free.joints[2].upper == 0.2
+    assert free.reach == scara().reach
+
+
+def test_a_skeletons_chain_slides_its_nodes():
+    """A bound chain with a slider: the node after the slider moves with the slide, the world points
+    are the chain's pose placed by the parent, a reset slides back to rest."""
+    chain = scara()
+    skeleton = ikcore.Skeleton()
+    skeleton.add_node("base", translation=(1.0, 0.0, 0.5), rotation=ikcore.rotation.from_axis_angle((0, 0, 1), 0.4))
+    bound = skeleton.add_chain("arm", "base", chain.points, chain.joints)
+    assert bound.slides == [None, None, 0.0, None]
+    rng = random.Random(16)
+    for _ in range(10):
+        values = values_in_limits(chain, rng)
+        local = chain.pose_at(values).points[-1]
+        world = skeleton.to_world("base", local)
+        solution = bound.solve(world, "dls", tolerance=1e-7)
+        assert solution.converged
+        assert bound.slides[2] == solution.joint_values[2]
+        # The nodes' world positions, from their translations, follow the slide.
+        expected = [skeleton.to_world("base", p) for p in solution.frames.points]
+        for node, p in zip(bound.nodes, expected):
+            assert math.dist(node.world_position, p) <= 1e-12
+        assert math.dist(bound.effector(), world) <= 1e-6
+    bound.constrained = False
+    assert bound.solve(skeleton.to_world("base", (0.2, 0.3, 0.45)), "dls").joint_values[2] <= 0.2
+    bound.reset()
+    assert bound.slides == [None, None, 0.0, None]
+    assert math.dist(bound.effector(), skeleton.to_world("base", chain.points[-1])) <= 1e-12
+
+
+def test_a_pose_with_slides_round_trips_through_json():
+    import json
+    chain = scara()
+    solution = ikcore.solve(chain, chain.pose_at([0.3, -0.7, 0.17, 0.2]).points[-1], "dls", tolerance=1e-7)
+    data = json.loads(json.dumps(ikcore.dump_pose("robot", "dls", [("arm", chain, solution.frames)])))
+    assert data["chains"][0]["joints"][2] == {"type": "slider", "axis": [0.0, 0.0, -1.0], "lower": 0.0, "upper": 0.2}
+    assert data["chains"][0]["slides"] == [None, None, solution.joint_values[2], None]
+    read = ikcore.load_pose(data)["arm"]
+    assert read.slides == data["chains"][0]["slides"]
+    assert max(math.dist(a, b) for a, b in zip(read.positions, solution.positions)) <= 1e-12
+    for slides, says in (([None, None, 0.3, None], "outside the slider's range"), ([None, 0.1, 0.1, None], "no slider"),
+                         (None, "must be a list"), ([None, None, "x", None], "slides\\[2\\]")):
+        bad = json.loads(json.dumps(data))
+        bad["chains"][0]["slides"] = slides
+        with pytest.raises(ikcore.IKError, match=says):
+            ikcore.load_pose(bad)
+
+
+def test_the_limit_margin_reads_a_sliders_displacement():
+    from ikcore.objectives.away_from_limits import limit_margin
+    free = ikcore.Hinge((0, 0, 1), -180, 180)
+    chain = ikcore.Chain(SCARA, [free, free, ikcore.Slider((0, 0, -1), 0.0, 0.2), free])
+    assert limit_margin(chain, chain.pose_at([0.0, 0.0, 0.05, 0.0])) == pytest.approx(0.25)
+    assert limit_margin(chain, chain.pose_at([0.0, 0.0, 0.2, 0.0])) == 0.0
