@@ -13,11 +13,13 @@ while the hand stays put. The scene spends it on the secondary objectives of
 - ``toward_rest`` (``toward_rest_weight``): the joint angles near zero, the
   arm upright (:class:`~ikcore.TowardRest`).
 
-The arm is a parameter, ``arm``: ``panda`` (the default, :func:`ikcore.rigs.panda`) or
-``ur5_like``, the UR5-like 6-joint arm shipped as URDF (:func:`ikcore.rigs.urdf_arm`), turned from
-the URDF's Z up into the scene's Y up. Changing it builds the arm anew (a new layout
-:attr:`~ikcore.rigs.Scene.revision`). The SCARA-like arm is not offered: its quill is a
-:class:`~ikcore.Slider`, which a skeleton's chains do not take yet.
+The arm is a parameter, ``arm``: ``panda`` (the default, :func:`ikcore.rigs.panda`),
+``ur5_like``, the UR5-like 6-joint arm, or ``scara_like``, the SCARA-like arm whose quill slides,
+both shipped as URDF (:func:`ikcore.rigs.urdf_arm`), turned from the URDF's Z up into the scene's
+Y up. Changing it builds the arm anew (a new layout :attr:`~ikcore.rigs.Scene.revision`). The
+SCARA's quill is a :class:`~ikcore.Slider`: its constraint description (``"type": "slider"``)
+gives the range the page draws as a stroke, and the secondary objectives, which take no sliding
+joint yet, are left out while it is shown (``objectives_apply`` in the state says so).
 
 Targets: ``target``, the flange, with the orientation the hand takes; by default
 it wanders slowly in front of the arm, the hand pointing down. ``obstacle``, a
@@ -31,8 +33,9 @@ margin of any joint to an end of its range, as a fraction of the range).
 import math
 
 from ..chain import Chain
-from ..constraints import Hinge
+from ..constraints import Hinge, Slider
 from ..errors import IKError
+from ..kinematics import Frames
 from ..objectives import AvoidSphere, AwayFromLimits, TowardRest
 from ..objectives.avoid_sphere import clearance
 from ..objectives.away_from_limits import limit_margin
@@ -52,20 +55,24 @@ OBSTACLE_MARGIN = 0.06
 OBJECTIVES = ("avoid_obstacle", "away_from_limits", "toward_rest")
 WEIGHT = {"kind": "float", "min": 0.0, "max": 10.0}
 #: The arms the scene offers (its ``arm`` parameter), the first the default.
-ARMS = ("panda", "ur5_like")
+ARMS = ("panda", "ur5_like", "scara_like")
 #: Per arm: its links' radii and its joints' (metres).
 RADII = {"panda": ([0.065, 0.06, 0.055, 0.055, 0.05, 0.045, 0.04], [0.075, 0.07, 0.065, 0.065, 0.06, 0.055, 0.05, 0.035]),
-         "ur5_like": ([0.065, 0.06, 0.05, 0.045, 0.045, 0.04], [0.075, 0.07, 0.06, 0.055, 0.055, 0.05, 0.035])}
+         "ur5_like": ([0.065, 0.06, 0.05, 0.045, 0.045, 0.04], [0.075, 0.07, 0.06, 0.055, 0.055, 0.05, 0.035]),
+         "scara_like": ([0.07, 0.06, 0.025, 0.03], [0.08, 0.07, 0.045, 0.035, 0.03])}
 #: The Panda's reach (metres): the scale of the hand's and the obstacle's wanderings.
 PANDA_REACH = 1.328
 #: The UR5-like arm's ready pose (radians): upper arm up, forearm level, the hand pointing down.
 UR5_READY = (math.pi, -math.pi / 2, math.pi / 2, -math.pi / 2, -math.pi / 2, 0.0)
+#: The SCARA-like arm's ready pose: shoulder and elbow turned (radians), the quill half down (metres).
+SCARA_READY = (0.6, -1.3, 0.1, 0.0)
 
 
 def y_up(chain):
-    """A Z-up chain of revolute joints (from URDF) turned into the scene's Y up: points and hinge axes
-    by ``(x, y, z) -> (x, z, -y)``, a rotation, so each hinge's angle is unchanged."""
-    joints = [Hinge(to_y_up(j.axis), j.min_deg, j.max_deg) for j in chain.joints]
+    """A Z-up chain of revolute and prismatic joints (from URDF) turned into the scene's Y up: points
+    and axes by ``(x, y, z) -> (x, z, -y)``, a rotation, so each joint's value is unchanged."""
+    joints = [Slider(to_y_up(j.axis), j.lower, j.upper) if isinstance(j, Slider) else
+              Hinge(to_y_up(j.axis), j.min_deg, j.max_deg) for j in chain.joints]
     return Chain([to_y_up(p) for p in chain.points], joints)
 
 
@@ -78,13 +85,16 @@ def arm_model(name):
         return chain, ready, [f"joint{i + 1}" for i in range(7)] + ["flange"], RADII[name], 3
     urdf = urdf_arm(name)
     chain = y_up(urdf)
+    if name == "scara_like":
+        # Its ready pose holds the quill's slide: the whole pose, not rotations alone.
+        return chain, chain.pose_at(SCARA_READY), [*urdf.joint_names, "flange"], RADII[name], 2
     return chain, chain.pose_at(UR5_READY).rotations, [*urdf.joint_names, "flange"], RADII[name], 2
 
 
 def file_model(chain):
-    """A reader's URDF ``chain`` (Z up, hinges only) as :func:`arm_model` gives a shipped arm, and how
-    far in the hand's wandering is drawn: a little bent, its links as thick as the Panda's for an arm of its
-    reach, thinner toward the tip."""
+    """A reader's URDF ``chain`` (Z up) as :func:`arm_model` gives a shipped arm, and how far in the
+    hand's wandering is drawn: a little bent, its links as thick as the Panda's for an arm of its
+    reach, thinner toward the tip; a slider half way along its range."""
     chain = y_up(chain)
     n = chain.size
     thick = min(0.065, max(0.005, 0.05 * chain.reach))
@@ -92,9 +102,16 @@ def file_model(chain):
     joints = [r * 1.15 for r in radii] + [radii[-1] * 0.9]
     # Ready: each joint a little turned (0.35 rad, or its range's middle when that is out of it), off
     # the straight rest pose, where the arm is singular.
-    values = [0.35 if j.min_deg <= math.degrees(0.35) <= j.max_deg else math.radians(j.min_deg + j.max_deg) / 2
-              for j in chain.joints]
-    return chain, chain.rotations_of(values), None, (radii, joints), n // 2, 0.15
+    if chain.plan.sliders:
+        values = [(j.lower + j.upper) / 2 if isinstance(j, Slider) else _bent(j) for j in chain.joints]
+        return chain, chain.pose_at(values), None, (radii, joints), n // 2, 0.15
+    return chain, chain.rotations_of([_bent(j) for j in chain.joints]), None, (radii, joints), n // 2, 0.15
+
+
+def _bent(hinge):
+    """A hinge's ready angle: 0.35 rad, or its range's middle when that is out of it."""
+    return 0.35 if hinge.min_deg <= math.degrees(0.35) <= hinge.max_deg else \
+        math.radians(hinge.min_deg + hinge.max_deg) / 2
 
 
 class RobotScene(Scene):
@@ -119,16 +136,19 @@ class RobotScene(Scene):
 
     def build(self, name, chain, ready, nodes, radii, elbow, inward=0.0):
         """Build the skeleton, the limb (chain ``name``) and the targets for an arm (see
-        :func:`arm_model`)."""
+        :func:`arm_model`; ``ready``: rotations, or for an arm with a slider a pose, Frames)."""
         self.skeleton = Skeleton()
         self.skeleton.add_node("base")
         bound = self.skeleton.add_chain(name, "base", chain.points, chain.joints, node_names=nodes)
-        bound.set_rotations(ready)
+        if isinstance(ready, Frames):
+            bound.take_frames(ready)
+        else:
+            bound.set_rotations(ready)
         bound.constrained = self.params["constraints"]
         self.limbs = []
         self.targets = {}
         self.arm = self.add_limb(Limb(bound, *radii, target="target"))
-        points = chain.forward(ready)
+        points = ready.points if isinstance(ready, Frames) else chain.forward(ready)
         # A file's arm stands at rest, straight: its hand's wandering is drawn in toward the base, where
         # the hand can reach.
         hand = [c * (1.0 - inward) for c in points[-1]]
@@ -186,6 +206,8 @@ class RobotScene(Scene):
     def method_options(self, method):
         """The method's options (:meth:`Scene.method_options`) and the objectives switched on."""
         options = super().method_options(method)
+        if not self.objectives_apply:
+            return options
         p = self.params
         secondary = []
         if p["avoid_obstacle"]:
@@ -198,6 +220,12 @@ class RobotScene(Scene):
         if secondary:
             options["secondary"] = secondary
         return options
+
+    @property
+    def objectives_apply(self):
+        """Whether the secondary objectives serve the arm shown: not while it has a sliding joint,
+        which they do not take yet."""
+        return not self.arm.bound.chain.plan.sliders
 
     def solve(self):
         target = self.targets["target"]
@@ -215,7 +243,8 @@ class RobotScene(Scene):
     def extras(self):
         sol = self.arm.solution
         return {"orientation_error": None if sol is None else sol.orientation_error, "urdf": self.urdf,
-                "obstacle": {"radius": OBSTACLE_RADIUS, "margin": OBSTACLE_MARGIN}}
+                "obstacle": {"radius": OBSTACLE_RADIUS, "margin": OBSTACLE_MARGIN},
+                "objectives_apply": self.objectives_apply}
 
     def camera(self):
         return {"position": [1.5, 1.25, 1.9], "target": [0.1, 0.5, 0.0]}
@@ -225,7 +254,8 @@ class RobotScene(Scene):
         # components have periods of about 30 s): what the reader watches, drawn large. (Not the arm
         # upright, a pose it never takes, which would leave the view's top half empty.)
         chain = self.arm.bound.limited_chain
-        points = [(0.0, 0.0, 0.0), *chain.forward(self.arm.bound.rotations), *sampled(self.path, 60.0, 0.25)]
+        posed = chain.forward(self.arm.bound.rotations) if self.arm.bound.slides is None else self.arm.bound.frames().points
+        points = [(0.0, 0.0, 0.0), *posed, *sampled(self.path, 60.0, 0.25)]
         points += [p for c in sampled(self.drift, 60.0, 0.25) for p in _sphere_box(c)]
         return box(points, 0.05)
 

@@ -478,7 +478,7 @@ class Scene:
             drawn = n + (limb.lead is not None)
             chains.append({"name": limb.name, "bones": [bone, drawn], "joints": [joint, n + 1],
                            "target": limb.target, "reach": limb.reach,
-                           "constraints": [joint_to_json(j) for j in limb.bound.limited_chain.joints]})
+                           "constraints": _descriptions(limb.bound.limited_chain)})
             bone += drawn
             joint += n + 1
         self._extra_bone_count = len(self.extra_bones())
@@ -614,6 +614,17 @@ class Scene:
                            limb.bound.rotations if limb.bound.slides is None else limb.bound.frames(),
                            limb.bound.parent_transform())
                           for limb in self.limbs])
+
+
+def _descriptions(chain):
+    """A chain's constraint descriptions for the layout (:func:`ikcore.pose.joint_to_json`); a
+    slider's also gives ``offset``, its bone's rest vector, in the frame its axis is in: its bone's
+    end runs from ``offset + lower axis`` to ``offset + upper axis`` from the joint, the stroke the
+    page draws."""
+    out = [joint_to_json(j) for j in chain.joints]
+    for j in chain.plan.sliders:
+        out[j]["offset"] = list(chain.offsets[j])
+    return out
 
 
 def box(points, pad=0.0):

@@ -5,9 +5,12 @@ The page hands over the text of a file the reader dropped or picked
 the chain runs from the root link (the link that is no joint's child; of
 several, the one with the most links below it) down to the leaf link with
 the most revolute and continuous joints above it, among the leaves reached
-through those joints and fixed ones only: the robot scene draws and solves
-hinges, and a skeleton's chains take no sliding joint yet, so a prismatic
-gripper finger is passed over for the arm's flange.
+through those joints, prismatic and fixed ones only (a floating or planar
+joint makes no chain); of leaves with as many, the one with the fewest
+prismatic joints above it, so that a gripper's sliding finger is passed over
+for the arm's flange, while a SCARA's quill, on the way to every leaf, stays.
+The reader may pick another leaf (:meth:`ikcore.rigs.robot.RobotScene.load_urdf`'s
+``tip``): ``leaves`` lists them.
 """
 
 from ..chain import Chain
@@ -18,6 +21,8 @@ from ..urdf.tree import read_tree
 #: The longest URDF text the page takes, in characters.
 MAX_URDF_CHARS = 1_000_000
 HINGES = ("revolute", "continuous")
+#: The joints a chain of the scene may run through.
+TAKEN = (*HINGES, "prismatic", "fixed")
 
 
 def check_text(text):
@@ -35,7 +40,7 @@ def check_text(text):
 
 def pick_links(data):
     """``(base, tip, leaves)`` for the URDF ``data`` (see the module docstring); ``leaves``: every leaf
-    link reached from the base through hinges and fixed joints, with its number of hinges."""
+    link reached from the base through hinges, prismatic and fixed joints, with its number of hinges."""
     links, by_child = read_tree(parse(data))
     roots = [link for link in links if link not in by_child]
     below = {link: 0 for link in links}
@@ -46,21 +51,22 @@ def pick_links(data):
             below[up] += 1
     base = max(roots, key=lambda link: below[link])
     parents = {joint.parent for joint in by_child.values()}
-    leaves = {}
+    leaves, rank = {}, {}
     for leaf in (link for link in links if link not in parents and link in by_child):
-        hinges, up, taken = 0, leaf, True
+        hinges, sliders, up, taken = 0, 0, leaf, True
         while up in by_child and up != base:
             joint = by_child[up]
-            taken = taken and joint.type in (*HINGES, "fixed")
+            taken = taken and joint.type in TAKEN
             hinges += joint.type in HINGES
+            sliders += joint.type == "prismatic"
             up = joint.parent
-        if up == base and taken and hinges:
+        if up == base and taken and hinges + sliders:
             leaves[leaf] = hinges
+            rank[leaf] = (hinges, -sliders)
     if not leaves:
-        raise IKError(f"the URDF has no link below its root link {base!r} reached through revolute or "
-                      "continuous joints only: the robot scene shows hinged arms (a prismatic joint cannot "
-                      "be shown there yet)")
-    return base, max(leaves, key=leaves.get), leaves
+        raise IKError(f"the URDF has no link below its root link {base!r} reached through revolute, continuous "
+                      "or prismatic joints (and fixed ones) only: the robot scene shows serial arms")
+    return base, max(rank, key=rank.get), leaves
 
 
 def urdf_chain(text, base=None, tip=None):
@@ -71,9 +77,4 @@ def urdf_chain(text, base=None, tip=None):
     picked_base, picked_tip, leaves = pick_links(data)
     base = picked_base if base is None else base
     tip = picked_tip if tip is None else tip
-    chain = Chain.from_urdf(data, base, tip)
-    if chain.plan.sliders:
-        raise IKError(f"the chain from {base!r} to {tip!r} has a prismatic joint "
-                      f"({chain.joint_names[chain.plan.sliders[0]]!r}): the robot scene cannot show a sliding "
-                      "joint yet")
-    return chain, (base, tip, leaves)
+    return Chain.from_urdf(data, base, tip), (base, tip, leaves)

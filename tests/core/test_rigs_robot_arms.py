@@ -41,7 +41,7 @@ def test_the_default_arm_is_the_panda_and_its_layout_unchanged():
     layout = scene.layout()
     assert scene.params["arm"] == "panda" and layout["revision"] == 0
     assert layout["chains"][0]["name"] == "panda" and len(layout["chains"][0]["constraints"]) == 7
-    assert layout["param_specs"]["arm"] == {"kind": "choice", "choices": ["panda", "ur5_like"]}
+    assert layout["param_specs"]["arm"] == {"kind": "choice", "choices": ["panda", "ur5_like", "scara_like"]}
 
 
 def test_the_ur5_like_arm_is_the_shipped_urdf_turned_y_up_and_reaches_its_target():
@@ -73,7 +73,7 @@ def test_a_turned_chain_keeps_each_hinges_angle():
 
 def test_an_unknown_arm_is_refused_and_changes_nothing():
     scene = make_scene("robot")
-    for arm in ("scara_like", "file", "UR5"):
+    for arm in ("file", "UR5", "scara"):
         with pytest.raises(IKError, match="arm"):
             scene.set_params(arm=arm)
     assert scene.params["arm"] == "panda" and scene.layout()["revision"] == 0
@@ -108,7 +108,7 @@ def test_a_shipped_urdf_loads_as_a_file_too():
     ("<robot name='r'><link name='a'/>", "not well-formed"),
     ("   ", "empty"),
     ("not xml at all", "not well-formed"),
-    (urdf_text("scara_like"), "prismatic"),
+    (SMALL_ARM.replace('type="continuous"', 'type="planar"'), "serial arms"),
     (SMALL_ARM.replace('type="continuous"', 'type="spinning"'), "spinning"),
     ("<robot name='r'><link name='a'/></robot>", "no link below"),
     ("<" + "x" * MAX_URDF_CHARS + ">", "at most 1,000,000"),
@@ -138,3 +138,68 @@ def test_the_reader_may_name_the_links():
     with pytest.raises(IKError, match="nowhere"):
         scene.load_urdf(SMALL_ARM, "two.urdf", tip="nowhere")
     assert scene.arm.bound.chain.size == 3
+
+
+def test_the_scara_like_arm_slides_its_quill_within_its_stroke():
+    """The SCARA: its quill a Slider turned Y up, each frame's slide within [0, 0.21] m, the hand's target met,
+    the objectives (which take no slider) left out and the state saying so."""
+    scene = make_scene("robot")
+    scene.set_params(arm="scara_like")
+    layout = scene.layout()
+    assert layout["chains"][0]["name"] == "scara_like"
+    quill = layout["chains"][0]["constraints"][2]
+    assert quill["type"] == "slider" and (quill["lower"], quill["upper"]) == (0.0, 0.21)
+    assert quill["axis"] == pytest.approx([0.0, -1.0, 0.0], abs=1e-12)  # down, Y up
+    assert "secondary" not in scene.method_options("dls") and scene.state()["objectives_apply"] is False
+    assert scene.targets["target"].orientation is None  # four joints: a point target
+    slides = []
+    buf = scene.allocate()
+    for _ in range(240):
+        scene.step(1 / 60)
+        scene.write(buf)
+        assert scene.state()["chains"][0]["status"] == "converged"
+        slides.append(scene.arm.bound.slides[2])
+    assert all(0.0 <= s <= 0.21 for s in slides)
+    assert max(slides) - min(slides) > 0.02  # the quill follows the hand up and down
+    # Back to the Panda: the objectives again.
+    scene.set_params(arm="panda")
+    assert scene.state()["objectives_apply"] is True and "secondary" in scene.method_options("dls")
+
+
+def test_the_stroke_the_page_draws_holds_the_quills_end():
+    """What the overlay computes from the buffer: joint record 2, turned by its limits' frame, plus
+    offset + s axis, is joint record 3, for the slide s of the frame; the stroke's ends bound it."""
+    from ikcore.rotation import rotate
+    scene = make_scene("robot")
+    scene.set_params(arm="scara_like")
+    layout = scene.layout()
+    joints = layout["sections"]["joints"]
+    quill = layout["chains"][0]["constraints"][2]
+    buf = scene.allocate()
+    for _ in range(60):
+        scene.step(1 / 60)
+        scene.write(buf)
+        o, n = joints["offset"] + 2 * joints["stride"], joints["offset"] + 3 * joints["stride"]
+        p2, p3, q = buf[o:o + 3], buf[n:n + 3], tuple(buf[o + 4:o + 8])
+        s = scene.arm.bound.slides[2]
+        along = rotate(q, [c + s * a for c, a in zip(quill["offset"], quill["axis"])])
+        assert math.dist([a + b for a, b in zip(p2, along)], p3) <= 1e-9
+
+
+def test_a_dropped_urdf_with_a_prismatic_joint_loads_and_a_sliding_finger_is_passed_over():
+    scene = make_scene("robot")
+    scene.load_urdf(urdf_text("scara_like"), "scara.urdf")
+    assert scene.state()["urdf"]["joints"] == ["shoulder_joint", "elbow_joint", "quill_joint", "wrist_joint"]
+    assert scene.arm.bound.chain.plan.sliders == (2,)
+    run(scene, 60)
+    assert scene.state()["chains"][0]["status"] == "converged"
+    finger = SMALL_ARM.replace("</robot>", """<link name="finger"/>
+  <joint name="finger_joint" type="prismatic"> <parent link="hand"/> <child link="finger"/>
+    <origin xyz="0 0 0.05"/> <axis xyz="1 0 0"/> <limit lower="0" upper="0.04" effort="1" velocity="1"/> </joint>
+</robot>""")
+    scene.load_urdf(finger, "gripper.urdf")
+    urdf = scene.state()["urdf"]
+    assert urdf["tip"] == "tool" and set(urdf["leaves"]) == {"tool", "finger"}
+    scene.load_urdf(finger, "gripper.urdf", tip="finger")
+    assert scene.arm.bound.chain.plan.sliders == (4,)
+    run(scene, 30)

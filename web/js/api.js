@@ -165,7 +165,7 @@ export function createApi(demo) {
       downloadText(name, JSON.stringify(pose, null, 1) + "\n");
       return name;
     },
-    /** Draw the joint limits (hinge arcs, cones) or not. */
+    /** Draw the joint limits (hinge arcs, cones, slider strokes) or not. */
     showLimits(on) {
       demo.showLimits(on);
       return demo.state();

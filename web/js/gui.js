@@ -88,7 +88,7 @@ export class ControlPanel {
     }
     solver.add(values, "constraints").name(COMMON.constraints).onChange(guard((v) => api.set({ constraints: v })));
     if (info.hasLimits) {
-      solver.add(values, "overlays").name("show limits (arcs, cones)").onChange((v) => api.showLimits(v));
+      solver.add(values, "overlays").name("show limits (arcs, cones, strokes)").onChange((v) => api.showLimits(v));
     }
     // "auto" says what it chose on this renderer; a change reopens the page on this view's link, and the note
     // under the setting says so (and, on a software renderer, what "high" costs there).

@@ -1,10 +1,14 @@
-// Joint-limit overlays: a hinge's allowed arc and a ball-and-socket's cone, drawn as lines at each joint.
+// Joint-limit overlays: a hinge's allowed arc, a ball-and-socket's cone and a slider's stroke, drawn as lines
+// at each joint.
 //
 // Geometry from the frame buffer alone. For joint i, record i gives R_p (the world rotation of the frame
 // its limits are written in) and record i + 1 gives R_i (bone i's frame). Since
 // p[i+1] = p[i] + R_i (rest[i+1] - rest[i]), the bone's rest direction is d_rest = R_i^-1 (p[i+1] - p[i]) / |.|,
 // and in the world the limits sit at R_p d_rest (a cone's axis, a hinge arc's zero angle) and R_p axis
-// (a hinge's axis). One preallocated line buffer; nothing is allocated per frame.
+// (a hinge's axis). A slider never turns its bone (R_i = R_p): its bone's end runs along R_p axis, from
+// p[i] + R_p (offset + lower axis) to p[i] + R_p (offset + upper axis), offset the bone's rest vector (given in
+// its description): the stroke, with a tick across each end. One preallocated line buffer; nothing is allocated
+// per frame.
 
 import * as THREE from "three";
 
@@ -17,6 +21,7 @@ const _a = new THREE.Vector3();
 const _u = new THREE.Vector3();
 const _v = new THREE.Vector3();
 const _o = new THREE.Vector3();
+const _r = new THREE.Vector3();
 let _pos = null;
 let _w = 0;
 
@@ -28,6 +33,8 @@ function put(x, y, z) {
 
 const HINGE = new THREE.Color(0xffd166);
 const CONE = new THREE.Color(0x4cc9f0);
+const STROKE = new THREE.Color(0x06d6a0);
+const COLORS = { hinge: HINGE, ball: CONE, slider: STROKE };
 
 export class LimitOverlay {
   constructor(scene, layout) {
@@ -38,14 +45,15 @@ export class LimitOverlay {
       chain.constraints.forEach((limit, j) => {
         if (!limit || (limit.type === "ball" && limit.cone_deg >= 179.9)) return;
         this.items.push({ joint: chain.joints[0] + j, limit,
-          axis: limit.axis ? new THREE.Vector3().fromArray(limit.axis).normalize() : null });
+          axis: limit.axis ? new THREE.Vector3().fromArray(limit.axis).normalize() : null,
+          offset: limit.offset ? new THREE.Vector3().fromArray(limit.offset) : null });
       });
     }
     const vertices = Math.max(this.items.length, 1) * PER_JOINT * 2;
     this.positions = new Float32Array(vertices * 3);
     const colors = new Float32Array(vertices * 3);
     this.items.forEach((item, k) => {
-      const c = item.limit.type === "hinge" ? HINGE : CONE;
+      const c = COLORS[item.limit.type] ?? CONE;
       for (let v = 0; v < PER_JOINT * 2; v++) c.toArray(colors, (k * PER_JOINT * 2 + v) * 3);
     });
     const geometry = new THREE.BufferGeometry();
@@ -85,7 +93,9 @@ export class LimitOverlay {
       const r = 0.45 * _d.length();
       _d.normalize().applyQuaternion(_ri).applyQuaternion(_rp);
       const start = _w;
-      if (item.limit.type === "hinge") {
+      if (item.limit.type === "slider") {
+        this.stroke(item);
+      } else if (item.limit.type === "hinge") {
         _a.copy(item.axis).applyQuaternion(_rp);
         _u.copy(_d).addScaledVector(_a, -_d.dot(_a)).normalize();
         _v.crossVectors(_a, _u);
@@ -133,5 +143,23 @@ export class LimitOverlay {
       while (_w < start + PER_JOINT * 6) put(_o.x, _o.y, _o.z);
     }
     this.attribute.needsUpdate = true;
+  }
+
+  /** A slider's stroke from the joint at _o, its limits' frame _rp: the line its bone's end runs along, and a
+   *  tick across each end. */
+  stroke(item) {
+    const { lower, upper } = item.limit;
+    _a.copy(item.axis).applyQuaternion(_rp);
+    _r.copy(item.offset).applyQuaternion(_rp).add(_o);
+    // A direction across the stroke for the ticks.
+    _u.set(Math.abs(_a.x) < 0.9 ? 1 : 0, Math.abs(_a.x) < 0.9 ? 0 : 1, 0);
+    _u.addScaledVector(_a, -_u.dot(_a)).normalize();
+    const tick = 0.04 + 0.1 * (upper - lower);
+    put(_r.x + lower * _a.x, _r.y + lower * _a.y, _r.z + lower * _a.z);
+    put(_r.x + upper * _a.x, _r.y + upper * _a.y, _r.z + upper * _a.z);
+    for (const s of [lower, upper]) {
+      put(_r.x + s * _a.x - tick * _u.x, _r.y + s * _a.y - tick * _u.y, _r.z + s * _a.z - tick * _u.z);
+      put(_r.x + s * _a.x + tick * _u.x, _r.y + s * _a.y + tick * _u.y, _r.z + s * _a.z + tick * _u.z);
+    }
   }
 }

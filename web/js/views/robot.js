@@ -37,6 +37,8 @@ class RobotView extends SceneView {
     this.clearanceAt = layout.sections.chains.offset + 4 + this.measureIndex.clearance;
     // An arm whose every joint turns full circle (the UR5-like arm's) has no limit margin to read.
     this.limited = layout.chains[0].constraints.some((c) => c && !(c.type === "hinge" && c.max_deg - c.min_deg >= 360));
+    // An arm with a sliding joint (the SCARA's quill): the objectives, which take none yet, are off.
+    this.sliding = layout.chains[0].constraints.some((c) => c?.type === "slider");
     this.inside = null;
     // The base: a turned plate on the ground under the first joint.
     const base = new THREE.Mesh(new THREE.CylinderGeometry(0.13, 0.16, 0.06, 40).translate(0, 0.03, 0),
@@ -85,7 +87,8 @@ class RobotView extends SceneView {
     const margin = values[this.measureIndex.margin];
     // The margin is the nearest joint's distance to its nearer limit, as a share of that joint's range.
     return `clearance ${clearance.toFixed(3)} m${clearance < 0 ? " (inside)" : ""} · ` +
-      (this.limited ? `limit margin ${(100 * margin).toFixed(1)}% of range` : "every joint turns full circle");
+      (this.limited ? `limit margin ${(100 * margin).toFixed(1)}% of range` : "every joint turns full circle") +
+      (this.sliding ? " · objectives off: they take no sliding joint yet" : "");
   }
 
   describe() {
