@@ -171,6 +171,11 @@ class Bridge:
             run_code(args.get("source"))
         elif name == "load_urdf":
             pass  # loaded above, into the robot scene shown
+        elif name == "set_urdf_tip":
+            set_urdf_tip = getattr(self.scene, "set_urdf_tip", None)
+            if set_urdf_tip is None:
+                raise ValueError(f"scene {self.scene.name!r} shows no URDF file")
+            set_urdf_tip(args.get("tip"))
         elif name == "release":
             self.scene.release(args.get("name"))
         elif name == "set":

@@ -131,6 +131,8 @@ class RobotScene(Scene):
         self.params.update(arm=ARMS[0], avoid_obstacle=True, away_from_limits=False, toward_rest=False,
                            avoid_obstacle_weight=1.0, away_from_limits_weight=1.0, toward_rest_weight=0.3)
         self.urdf = None
+        # The text of the file shown (for another tip link of it), None for a shipped arm.
+        self._urdf_text = None
         self.build(ARMS[0], *arm_model(ARMS[0]))
         self._options = self.method_options(self.params["method"])
 
@@ -176,8 +178,19 @@ class RobotScene(Scene):
         self.params["arm"] = "file"
         self.urdf = {"name": name[:200], "base": base, "tip": tip, "joints": list(chain.joint_names),
                      "leaves": leaves}
+        self._urdf_text = text
         self.build("file", *model)
         self.revision += 1
+
+    def set_urdf_tip(self, tip):
+        """Run the file's chain down to link ``tip`` instead (one of ``urdf["leaves"]``, or any link below
+        its base): the arm built anew from the same file. Refused with :class:`~ikcore.IKError`, changing
+        nothing, while no file's arm is shown or for a link that makes no chain."""
+        if self.urdf is None or self.params["arm"] != "file":
+            raise IKError("no URDF file is shown: load one first (drop it on the page)")
+        if not isinstance(tip, str) or not tip:
+            raise IKError(f"the tip link must be a link's name, got {tip!r:.60}")
+        self.load_urdf(self._urdf_text, self.urdf["name"], self.urdf["base"], tip)
 
     def checked_params(self, params):
         """As :meth:`Scene.checked_params`; ``arm="file"`` only while a file's arm is shown (it comes
@@ -199,7 +212,7 @@ class RobotScene(Scene):
     def params_changed(self, old):
         """A new arm: built anew, a new layout."""
         if self.params["arm"] != old["arm"]:
-            self.urdf = None
+            self.urdf = self._urdf_text = None
             self.build(self.params["arm"], *arm_model(self.params["arm"]))
             self.revision += 1
 

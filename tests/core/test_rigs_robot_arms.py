@@ -203,3 +203,29 @@ def test_a_dropped_urdf_with_a_prismatic_joint_loads_and_a_sliding_finger_is_pas
     scene.load_urdf(finger, "gripper.urdf", tip="finger")
     assert scene.arm.bound.chain.plan.sliders == (4,)
     run(scene, 30)
+
+
+def test_the_reader_may_pick_another_tip_link_of_the_file_shown():
+    finger = SMALL_ARM.replace("</robot>", """<link name="finger"/>
+  <joint name="finger_joint" type="prismatic"> <parent link="hand"/> <child link="finger"/>
+    <origin xyz="0 0 0.05"/> <axis xyz="1 0 0"/> <limit lower="0" upper="0.04" effort="1" velocity="1"/> </joint>
+</robot>""")
+    scene = make_scene("robot")
+    with pytest.raises(IKError, match="no URDF file is shown"):
+        scene.set_urdf_tip("finger")
+    scene.load_urdf(finger, "gripper.urdf")
+    revision = scene.layout()["revision"]
+    scene.set_urdf_tip("finger")
+    assert scene.state()["urdf"]["tip"] == "finger" and scene.state()["urdf"]["name"] == "gripper.urdf"
+    assert scene.layout()["revision"] == revision + 1 and scene.arm.bound.chain.size == 5
+    run(scene, 30)
+    scene.set_urdf_tip("fore")  # any link below the base
+    assert scene.arm.bound.chain.size == 3
+    for tip, says in (("nowhere", "nowhere"), (None, "link.s name"), ("base", "no joint between")):
+        with pytest.raises(IKError, match=says):
+            scene.set_urdf_tip(tip)
+        assert scene.state()["urdf"]["tip"] == "fore" and scene.arm.bound.chain.size == 3
+    # A shipped arm: the file is forgotten, and so is its tip.
+    scene.set_params(arm="panda")
+    with pytest.raises(IKError, match="no URDF file is shown"):
+        scene.set_urdf_tip("finger")

@@ -130,8 +130,9 @@ export function createApi(demo) {
       return demo.state();
     },
     /**
-     * Show the arm of a URDF file's `text` (`name`: the file's name) in the robot scene (switching to it): from the root link to the deepest leaf reached through hinges, unless `links` names them
-     * ({base, tip}). A file the scene cannot take (malformed, a prismatic joint, over MAX_URDF_CHARS) throws
+     * Show the arm of a URDF file's `text` (`name`: the file's name) in the robot scene (switching to it): from the
+     * root link to the leaf with the most hinges above it (see ikcore.rigs.urdf_file), unless `links` names them
+     * ({base, tip}). A file the scene cannot take (malformed, no serial chain, over MAX_URDF_CHARS) throws
      * an Error with the reason, and the scene shown before stays. Links do not carry the file.
      */
     loadUrdf(text, name = "file.urdf", links = {}) {
@@ -145,6 +146,15 @@ export function createApi(demo) {
       const result = demo.command("load_urdf", args);
       if (result.layout) demo.showScene(result);
       else demo.applied(result);
+      return demo.state();
+    },
+    /**
+     * Run the chain of the URDF file shown down to link `name` instead (one of describe().urdf.leaves, or any link
+     * below its base): the arm is built anew from the same file. Throws an Error with the reason (no file shown,
+     * a link that makes no chain), and the arm shown stays.
+     */
+    setUrdfTip(name) {
+      demo.applied(demo.command("set_urdf_tip", { tip: String(name) }));
       return demo.state();
     },
     /** Open the file dialog for a URDF file (the panel's button; the file is read as a drop is). */

@@ -131,11 +131,21 @@ export class ControlPanel {
     const note = document.createElement("div");
     note.className = "gui-note";
     note.id = "urdf-note";
+    const leaves = urdf ? Object.keys(urdf.leaves) : [];
     note.textContent = urdf
-      ? `Arm from the file ${urdf.name} (${urdf.joints.length} joints, ${urdf.base} to ${urdf.tip}). A file is ` +
-        "not put in links: a link made now opens the default arm."
+      ? `Arm from the file ${urdf.name} (${urdf.joints.length} joints, ${urdf.base} to ${urdf.tip}). ` +
+        (leaves.length > 1 ? `Its tip link ${urdf.tip} was chosen of ${leaves.length} ends: pick another below. ` : "") +
+        "A file is not put in links: a link made now opens the default arm."
       : "Or drop a .urdf file on the page. A file is not put in links (they carry a shipped arm only).";
     button.domElement.after(note);
+    if (!urdf) return;
+    // The tip link: the chain's end, one of the file's ends (leaf links); the one shown included if named.
+    this.values.urdf_tip = urdf.tip;
+    const tips = leaves.includes(urdf.tip) ? leaves : [urdf.tip, ...leaves];
+    const tip = folder.add(this.values, "urdf_tip", tips).name("tip link")
+      .onChange((v) => this.act(() => this.api.setUrdfTip(v)));
+    tip.domElement.id = "urdf-tip";
+    note.after(tip.domElement);
   }
 
   /** A controller for parameter `key` of `spec` in `folder`, applied through ikDemo.set. */

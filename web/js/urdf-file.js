@@ -54,7 +54,9 @@ export function acceptUrdfFiles(api, note) {
     try {
       api.loadUrdf(text, file.name);
       const urdf = api.describe().urdf;
-      note(`${file.name}: ${urdf.joints.length} joints, from link ${urdf.base} to link ${urdf.tip}. The file stays ` +
+      const ends = Object.keys(urdf.leaves).length;
+      note(`${file.name}: ${urdf.joints.length} joints, from link ${urdf.base} to link ${urdf.tip}` +
+        (ends > 1 ? ` (chosen of ${ends} ends: the panel's tip link picks another)` : "") + ". The file stays " +
         "on this page: links do not carry it (a link made now opens the default arm).", 10000);
     } catch (error) {
       note(`${file.name} was not loaded: ${error.message}`, 15000);
