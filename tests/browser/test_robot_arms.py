@@ -1,6 +1,7 @@
 """The robot scene's arms in the page: a link to the shipped UR5-like arm, a reader's URDF file picked with
 the panel's file input or dropped on the page (drawn, its chain the file's joints), a file the scene cannot
-take refused in the notice with the arm before left in place, and links that never carry a file."""
+take refused in the notice with the arm before left in place, and links that never carry a file. (The
+SCARA-like arm and files with prismatic joints: test_robot_scara.py.)"""
 
 import pytest
 
@@ -35,7 +36,7 @@ def test_a_link_to_the_ur5_like_arm_shows_it(demo, site_server):
     state = page.evaluate("ikDemo.state()")
     assert state["scene"] == "robot" and state["params"]["arm"] == "ur5_like"
     assert state["chains"][0]["name"] == "ur5_like" and chain_size(page) == 6
-    assert page.evaluate("ikDemo.describe().param_specs.arm.choices") == ["panda", "ur5_like"]
+    assert page.evaluate("ikDemo.describe().param_specs.arm.choices") == ["panda", "ur5_like", "scara_like"]
     # Every joint of it turns full circle: no limit margin to read.
     assert page.text_content("#hud-measures").endswith("every joint turns full circle")
     ur5 = image(demo)
@@ -83,11 +84,9 @@ def test_a_picked_urdf_file_is_drawn_and_a_bad_one_refused_with_the_arm_before_k
     demo.wait_frames(3)
     assert page.evaluate("ikDemo.describe().urdf.name") == "small.urdf" and chain_size(page) == 4
     assert page.evaluate("ikDemo.state()")["chains"][0]["effector"] == pytest.approx(effector, abs=1e-6)
-    # A prismatic joint: refused, saying why.
-    pick(page, "slider.urdf", SMALL_ARM.replace('"wrist" type="continuous"', '"wrist" type="prismatic"').replace(
-        '<origin xyz="0 0 0.3"/> <axis xyz="0 1 0"/> </joint>',
-        '<origin xyz="0 0 0.3"/> <axis xyz="0 1 0"/> <limit lower="0" upper="0.1"/> </joint>'))
-    assert "prismatic" in notice(demo, "slider.urdf was not loaded")
+    # A planar joint on the only way to an end: no serial chain, refused, saying why.
+    pick(page, "planar.urdf", SMALL_ARM.replace('"wrist" type="continuous"', '"wrist" type="planar"'))
+    assert "serial arms" in notice(demo, "planar.urdf was not loaded")
     assert chain_size(page) == 4
     # Too large: refused before Python sees it.
     pick(page, "huge.urdf", "<robot>" + " " * 1_000_001 + "</robot>")
