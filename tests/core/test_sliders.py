@@ -48,14 +48,20 @@ def within(chain, values):
     return True
 
 
+def random_poses(chain, seed, count):
+    """``count`` pairs ``(joint values, pose)`` of ``chain`` within its limits, drawn from ``seed``."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        values = values_in_limits(chain, rng)
+        yield values, chain.pose_at(values)
+
+
 @pytest.mark.parametrize("make", [scara, tilted])
 def test_a_sliders_column_is_the_derivative_of_forward_kinematics(make):
     """J's slider column [s; 0] against the difference quotient of the effector in the displacement."""
     chain = make()
     rng = random.Random(7)
-    for _ in range(20):
-        values = values_in_limits(chain, rng)
-        frames = chain.pose_at(values)
+    for values, frames in random_poses(chain, 7, 20):
         jac = JointJacobian(chain, frames, 1.0, True)
         for j in chain.plan.sliders:
             h = 1e-7
@@ -126,10 +132,7 @@ def test_the_hybrids_reach_holds_each_slider_where_the_start_has_it(make):
     """FABRIK's chain, each slider held: its poses are the chain's at the held displacements."""
     from ikcore.solvers.fabrik_dls import held_chain
     chain = make()
-    rng = random.Random(14)
-    for _ in range(10):
-        values = values_in_limits(chain, rng)
-        frames = chain.pose_at(values)
+    for _, frames in random_poses(chain, 14, 10):
         held = held_chain(chain, frames.slides)
         assert not held.plan.sliders
         posed = pose_of(held, frames.rotations)
