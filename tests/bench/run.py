@@ -115,11 +115,12 @@ def headline(results):
                      f"{b['vs_reference']:.2f}x the straightforward numpy FABRIK")
     arms = results.get("urdf", {})
     if arms:
-        total = sum(d[row]["met"] for d in arms.values() for row in ("pose", "masked"))
-        count = sum(d[row]["count"] for d in arms.values() for row in ("pose", "masked"))
-        ratios = ", ".join(f"{d['pose']['median_vs_forward']:.0f}x ({name})" for name, d in arms.items())
-        lines.append(f"- URDF arms, dls on 4x4 poses: median solve / forward pass {ratios}; solved "
-                     f"{total:,} of {count:,} (with and without a mask)")
+        for method in urdf_arms.METHODS:
+            total = sum(d[method][row]["met"] for d in arms.values() for row in ("pose", "masked"))
+            count = sum(d[method][row]["count"] for d in arms.values() for row in ("pose", "masked"))
+            ratios = ", ".join(f"{d[method]['pose']['median_vs_forward']:.0f}x ({name})" for name, d in arms.items())
+            lines.append(f"- URDF arms, {method} on 4x4 poses: median solve / forward pass {ratios}; solved "
+                         f"{total:,} of {count:,} (with and without a mask)")
     lines += goal_lines(results)
     py = results.get("pyodide", {})
     if "median" in py:
