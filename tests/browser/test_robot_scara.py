@@ -41,6 +41,7 @@ def test_the_scara_slides_its_quill_within_its_stroke_and_draws_it(demo, site_se
     page.evaluate("ikDemo.deselect()")
     hud = page.text_content("#hud-measures")
     assert "objectives off" in hud and "limit margin" in hud, hud
+    assert "the quill slides within its stroke" in page.text_content("#hint-text")
 
     # The hand's target lowered, then raised: the quill slides down, then up, within its stroke, the target met.
     state = page.evaluate("ikDemo.state()")

@@ -189,11 +189,12 @@ def test_a_slider_that_would_slide_through_its_joint_is_refused():
         ikcore.Chain([(0, 0, 0), (0, 0, 1), (0, 0, 1.5)], [None, ikcore.Slider((0, 0, 1), -1.0, 0.0)])
 
 
-def test_a_start_keeps_its_displacements_and_the_tracker_carries_them():
+@pytest.mark.parametrize("method", ["dls", "fabrik_dls"])
+def test_a_start_keeps_its_displacements_and_the_tracker_carries_them(method):
     chain = scara()
     start = chain.pose_at([0.2, 0.3, 0.15, 0.0])
-    assert ikcore.solve(chain, start.points[-1], "dls", start=start).iterations == 0
-    track = ikcore.Tracker(chain, "dls", tolerance=1e-5)
+    assert ikcore.solve(chain, start.points[-1], method, start=start).iterations == 0
+    track = ikcore.Tracker(chain, method, tolerance=1e-5)
     for k in range(5):
         solution = track(chain.pose_at([0.2 + 0.01 * k, 0.3, 0.1 + 0.01 * k, 0.0]).points[-1])
         assert solution.converged

@@ -39,6 +39,11 @@ class RobotView extends SceneView {
     this.limited = layout.chains[0].constraints.some((c) => c && !(c.type === "hinge" && c.max_deg - c.min_deg >= 360));
     // An arm with a sliding joint (the SCARA's quill): the objectives, which take none yet, are off.
     this.sliding = layout.chains[0].constraints.some((c) => c?.type === "slider");
+    if (this.sliding) {
+      this.shortHint = "Drag the red ball: the quill slides.";
+      this.hint = "Click the red ball and move the hand up and down: the quill slides within its stroke (show " +
+        "limits draws it). The objectives take no sliding joint yet: they are off for this arm.";
+    }
     this.inside = null;
     // The base: a turned plate on the ground under the first joint.
     const base = new THREE.Mesh(new THREE.CylinderGeometry(0.13, 0.16, 0.06, 40).translate(0, 0.03, 0),
