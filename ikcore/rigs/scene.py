@@ -641,7 +641,8 @@ def _factory(module, cls):
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
           "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene"),
-          "steps": _factory("steps", "StepsScene"), "playground": _factory("playground", "PlaygroundScene")}
+          "steps": _factory("steps", "StepsScene"), "playground": _factory("playground", "PlaygroundScene"),
+          "humanoid": _factory("humanoid", "HumanoidScene")}
 #: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
 #: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
 CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")
