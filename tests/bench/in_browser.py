@@ -9,9 +9,10 @@ table gives their median and 95th percentile, figures of this machine at this ho
 a ratio (tests/browser/speed.py): the scene's frame against an **empty frame** of the page, the
 same call on a scene with nothing in it, the two timed in turns in the same page (the least of
 each over the rounds). The humanoid against the spider: each scene's median frame over
-``frames`` frames, the two in turn (:func:`tests.browser.speed.scene_against_scene`). Then the crowd: the tentacle scene with ``count`` tentacles
-(``ikDemo.setScene("tentacles", {count})``), and the largest count whose frame stays within
-:data:`~tests.bench.goals.CROWD_EMPTY_FRAMES` empty frames, found by doubling then bisecting.
+``frames`` frames, the two in turn (:func:`tests.browser.speed.scene_against_scene`). Then the
+crowd: the tentacle scene with ``count`` tentacles (``ikDemo.setScene("tentacles", {count})``),
+and the largest count whose frame stays within :data:`~tests.bench.goals.CROWD_EMPTY_FRAMES`
+empty frames, found by doubling then bisecting.
 
 Section ``spiders`` (:func:`spiders_section`): the crowd scene (``ikcore.rigs.crowd``: spiders
 walking over the terrain, every leg solved in one call a frame) at ``count`` 25, 50, 100, 200

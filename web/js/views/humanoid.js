@@ -177,7 +177,9 @@ class HumanoidView extends SceneView {
     }
     const post = 0.07;
     const frame = material(FRAME, 0.55);
-    for (const x of [-post / 2, w + post / 2]) add(new THREE.BoxGeometry(post, h + post, 2 * t), frame, side * x, (h + post) / 2, 0);
+    for (const x of [-post / 2, w + post / 2]) {
+      add(new THREE.BoxGeometry(post, h + post, 2 * t), frame, side * x, (h + post) / 2, 0);
+    }
     add(new THREE.BoxGeometry(w + 2 * post, post, 2 * t), frame, side * w / 2, h + post / 2, 0);
     // The rose on the knob's face and the spindle out to the knob at rest.
     const brass = new THREE.MeshStandardMaterial({ color: BRASS, metalness: 0.7, roughness: 0.35 });
