@@ -68,8 +68,9 @@ class HumanoidView extends SceneView {
       for (const y of [-0.5, 0.5]) points.push(frame.localToWorld(_v.set(x * w, y * h, 0)).toArray());
     }
     const { left, front, knobSide: side } = this;
-    // Directions from the side to behind it: the one that draws the two largest for the canvas's shape (more
-    // from behind on a phone held upright, where the character and the door then stand one before the other).
+    // Directions from the side to behind it: the one that draws the two largest for the canvas's shape; from
+    // well behind (the character and the door then stand one before the other) only on a canvas taller than
+    // wide, a phone held upright: elsewhere the reaching arm stays in sight.
     const directions = [30, 15, 45, 60].map((degrees) => {
       const a = THREE.MathUtils.degToRad(degrees);
       const d = [0, 2].map((k) => side * Math.cos(a) * left.getComponent(k) - Math.sin(a) * front.getComponent(k));
@@ -81,14 +82,23 @@ class HumanoidView extends SceneView {
     let chosen = directions[0];
     return {
       bounds, direction: chosen, margin: 0.04,
-      // The HUD's lines at the top left beside the figure, not above it, where the window is wide.
-      insets: () => besideTopOverlays(this.context.insets(), 0.6),
+      // The HUD's lines at the top left beside the figure or above it: whichever leaves it drawn larger.
+      insets: () => {
+        const below = this.context.insets();
+        const beside = besideTopOverlays(below, 0.6);
+        const camera = this.context.camera;
+        return camera.distance(bounds, directions[0], beside) < camera.distance(bounds, directions[0], below)
+          ? beside : below;
+      },
       choose: (insets, anew) => {
         if (anew) {
           const camera = this.context.camera;
-          // The first direction unless another fits the box at least a tenth nearer.
-          let best = 0.9 * camera.distance(bounds, chosen = directions[0], insets);
-          for (const direction of directions.slice(1)) {
+          // The first direction (the reaching arm seen across the view) unless another fits the box at
+          // least a quarter nearer (a tenth on a canvas taller than wide, which is narrow for the side view).
+          const { clientWidth, clientHeight } = this.stage.container;
+          const portrait = clientHeight > clientWidth;
+          let best = (portrait ? 0.9 : 0.75) * camera.distance(bounds, chosen = directions[0], insets);
+          for (const direction of directions.slice(1, portrait ? 4 : 3)) {
             const d = camera.distance(bounds, direction, insets);
             if (d < best) {
               best = d;
@@ -136,9 +146,9 @@ class HumanoidView extends SceneView {
       return knob;
     }
     if (target.name === "pelvis") {
-      const ring = new THREE.Mesh(new THREE.TorusGeometry(0.27, 0.012, 8, 48).rotateX(Math.PI / 2),
+      const ring = new THREE.Mesh(new THREE.TorusGeometry(0.24, 0.007, 6, 48).rotateX(Math.PI / 2),
         new THREE.MeshStandardMaterial({ color: 0xff5e57, emissive: 0x7a1a12, roughness: 0.3 }));
-      ring.add(pick(new THREE.TorusGeometry(0.27, 0.05, 6, 24).rotateX(Math.PI / 2)));
+      ring.add(pick(new THREE.TorusGeometry(0.24, 0.05, 6, 24).rotateX(Math.PI / 2)));
       return ring;
     }
     return null;
@@ -172,7 +182,7 @@ class HumanoidView extends SceneView {
     const panel = material(0x6b4529, 0.75);
     for (const face of [-1, 1]) {
       for (const [y, ph] of [[0.3 * h, 0.36 * h], [0.72 * h, 0.34 * h]]) {
-        add(new THREE.BoxGeometry(0.7 * w, ph, 0.01), panel, side * w / 2, y, face * (t / 2 + 0.002));
+        add(new THREE.BoxGeometry(0.7 * w, ph, 0.004), panel, side * w / 2, y, face * (t / 2 + 0.001));
       }
     }
     const post = 0.07;
