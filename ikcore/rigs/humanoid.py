@@ -63,13 +63,20 @@ KNOB_EDGE = 0.06
 GRIP = rot.from_axis_angle((-1.0, 0.0, 0.0), math.radians(80.0))
 #: The pelvis stands this much lower than with straight legs (the knees a little bent), and never
 #: lower than CROUCH above the ground.
-BEND, CROUCH = 0.03, 0.55
-#: Farthest an ankle may be from its hip (a hair short of straight: the knee keeps a bend).
-FAR = 0.985 * LEG_REACH
+BEND, CROUCH = 0.06, 0.55
+#: Farthest an ankle may be from its hip (short of straight: the knee keeps a bend, where the iterative
+#: methods do not crawl).
+FAR = 0.96 * LEG_REACH
 #: The arm alone reaches this far from the shoulder at ease; the spine leans for the rest (LEAN at most).
 EASE, LEAN = 0.9 * ARM_REACH, 0.32
 #: Breathing: period (seconds) and the chest's sway (metres).
 BREATH, SWAY = 3.6, 0.008
+#: The chest stands this far forward of the spine's root at ease (a slight stoop: the spine is never
+#: straight, where the iterative methods crawl).
+STOOP = 0.03
+_SPINE_BONES = tuple(b[1] - a[1] for a, b in zip(SPINE_POINTS, SPINE_POINTS[1:]))
+#: The most each spine joint bends for the lean (97% of its cone).
+SPINE_BEND = 0.97 * math.radians(20.0)
 #: Poles, in each chain's frame: knees forward, elbows out and back.
 KNEE_POLE = 0.6
 ELBOW_POLE = (0.6, -0.4, -0.5)
@@ -77,10 +84,40 @@ ELBOW_POLE = (0.6, -0.4, -0.5)
 LOOK_YAW, LOOK_UP, LOOK_DOWN = math.radians(65.0), math.radians(40.0), math.radians(55.0)
 #: While walking, the head looks at the ground this far ahead (metres).
 LOOK_AHEAD = 1.6
+#: At most this many solves of the reaching arm a frame, where the wrist's limits cut the grip.
+GRIP_PASSES = 8
 #: The hand reaches in over this many seconds (and drops back as fast).
 REACH_TIME = 0.6
 
 LEG_METHODS = ("two_bone", "fabrik", "ccd", "dls", "fabrik_dls")
+
+
+def even_bend(wx, wz):
+    """The chest's place, in the pelvis frame, when every spine joint bends by the same angle toward
+    the horizontal offset ``(wx, wz)``, by the angle that puts it that far out (at most 97% of
+    the joints' cone: beyond it the chest goes as far as that bend takes it)."""
+    m = math.hypot(wx, wz)
+    ux, uz = (wx / m, wz / m) if m > 1e-12 else (0.0, 1.0)
+    # The offset grows with the angle over [0, most]: bisection for the one that gives m.
+    lo, hi = 0.0, SPINE_BEND
+    if _out(hi) > m:
+        for _ in range(30):
+            mid = 0.5 * (lo + hi)
+            if _out(mid) < m:
+                lo = mid
+            else:
+                hi = mid
+    x, y, z = SPINE_POINTS[0]
+    for k, length in enumerate(_SPINE_BONES, 1):
+        x += length * math.sin(k * hi) * ux
+        y += length * math.cos(k * hi)
+        z += length * math.sin(k * hi) * uz
+    return (x, y, z)
+
+
+def _out(angle):
+    # How far out the chest is, bent evenly by ``angle`` at each spine joint.
+    return sum(length * math.sin(k * angle) for k, length in enumerate(_SPINE_BONES, 1))
 
 
 def _local(origin, q, point):
@@ -100,7 +137,7 @@ class HumanoidScene(Scene):
     name = "humanoid"
     methods = ("fabrik", "ccd", "dls", "fabrik_dls", "two_bone")
     default_method = "fabrik"
-    default_max_iterations = 20
+    default_max_iterations = 40
     #: ``leg_method``: the legs' method; ``reach``: whether the right hand goes to the knob (else both
     #: arms hang, and the character stands where it is).
     extra_params = {"leg_method": {"kind": "choice", "choices": list(LEG_METHODS)}, "reach": {"kind": "bool"}}
@@ -182,7 +219,8 @@ class HumanoidScene(Scene):
             spot = stand_spot(knob.position, DOOR_HEADING)
         else:
             spot = tuple(walker.position)
-        walker.update(dt, spot, DOOR_HEADING if reach else walker.heading, self.terrain.half - 2.0)
+        planted = [h for foot, h in zip(walker.gait.feet, self.foot_headings) if not foot.stepping]
+        walker.update(dt, spot, DOOR_HEADING if reach else walker.heading, self.terrain.half - 2.0, planted)
         self._move_look(dt)
         # The hand reaches once the character stands.
         rate = dt / REACH_TIME
@@ -300,27 +338,24 @@ class HumanoidScene(Scene):
         node.rotation = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
 
     def _solve_spine(self):
-        # In the pelvis frame: the chest's rest place, swayed by breath, leaning toward the knob by what
-        # the right arm alone falls short of.
-        top = SPINE_POINTS[-1]
-        root = SPINE_POINTS[0]
+        # In the pelvis frame: the chest where the spine, bent evenly (each joint by the same angle
+        # toward one side), puts it forward of the hips by a slight stoop, swayed by breath, and
+        # toward the knob by what the right arm alone falls short of.
         phase = 2.0 * math.pi * self.script_time / BREATH
-        tx = SWAY * 0.6 * math.sin(0.5 * phase)
-        ty = top[1] + SWAY * 0.5 * math.sin(phase)
-        tz = SWAY * math.sin(phase + 0.5)
+        wx = SWAY * 0.6 * math.sin(0.5 * phase)
+        wz = STOOP + SWAY * math.sin(phase)
         if self.reach_weight > 0.0:
             pelvis = self.body.pelvis
             wrist = _local(pelvis.world_position, pelvis.world_rotation, self._wrist_goal())
             sx, sy, sz = arm_points(-1.0)[0]
-            vx, vy, vz = wrist[0] - sx, wrist[1] - (top[1] + sy), wrist[2] - sz
+            vx, vy, vz = wrist[0] - sx, wrist[1] - (SPINE_POINTS[-1][1] + sy), wrist[2] - sz
             d = math.sqrt(vx * vx + vy * vy + vz * vz)
             lean = min(LEAN, d - EASE) * self.reach_weight
-            if lean > 0.0:
-                tx, ty, tz = tx + lean * vx / d, ty + lean * vy / d, tz + lean * vz / d
-        # Onto the sphere the chest can reach about the spine's root.
-        dx, dy, dz = tx - root[0], ty - root[1], tz - root[2]
-        k = 0.995 * SPINE_LENGTH / math.sqrt(dx * dx + dy * dy + dz * dz)
-        target = (root[0] + dx * k, root[1] + dy * k, root[2] + dz * k)
+            h = math.hypot(vx, vz)
+            if lean > 0.0 and h > 1e-9:
+                # All of it forward, toward the knob: bending, the chest comes down by itself.
+                wx, wz = wx + lean * vx / h, wz + lean * vz / h
+        target = even_bend(wx, wz)
         self._track(self.spine, target)
 
     def _solve_neck(self, origin, q):
@@ -357,20 +392,24 @@ class HumanoidScene(Scene):
         # Hanging: below the shoulder in the world, a little forward and out, swaying with the breath.
         down = rot.rotate(rot.conjugate(q), (0.0, -1.0, 0.0))
         phase = 2.0 * math.pi * self.script_time / BREATH
-        reach = 0.97 * ARM_REACH
-        hang = (shoulder[0] + down[0] * reach + sign * 0.03, shoulder[1] + down[1] * reach,
-                shoulder[2] + down[2] * reach + 0.06 + 0.01 * math.sin(phase + sign))
+        # The arm 97% stretched, toward a point below the shoulder and a little out and forward of it.
+        hx, hy, hz = down[0] + sign * 0.06, down[1], down[2] + 0.11 + 0.02 * math.sin(phase + sign)
+        k = 0.97 * ARM_REACH / math.sqrt(hx * hx + hy * hy + hz * hz)
+        hang = (shoulder[0] + hx * k, shoulder[1] + hy * k, shoulder[2] + hz * k)
         weight = self.reach_weight if sign < 0 else 0.0
         hand = self.body.hands[side]
         if weight <= 0.0:
             self._track(limb, hang, pole=(sign * ELBOW_POLE[0],) + ELBOW_POLE[1:])
-            hand.rotation = rot.IDENTITY
+            if hand.rotation != rot.IDENTITY:
+                hand.rotation = rot.IDENTITY
             return
         goal = _local(origin, q, self._wrist_goal())
         target = tuple(a + (b - a) * weight for a, b in zip(hang, goal))
         grip = rot.multiply(rot.conjugate(q), self.targets["knob"].orientation)
         pole = (sign * ELBOW_POLE[0],) + ELBOW_POLE[1:]
-        for _ in range(2):
+        knob = _local(origin, q, self.targets["knob"].position)
+        tolerance = self.params["tolerance"] * limb.reach
+        for _ in range(GRIP_PASSES):
             solution = self._track(limb, target, pole=pole)
             forearm = solution.frames.worlds[-1]
             want = rot.multiply(rot.conjugate(forearm), grip)
@@ -380,9 +419,11 @@ class HumanoidScene(Scene):
             if local is want or weight < 1.0:
                 break
             # The wrist's limits cut the grip: move the wrist so that the palm, turned as far as they
-            # allow, still meets the knob.
+            # allow, still meets the knob (the forearm's new direction turns the hand again: a few passes).
             palm = rot.rotate(rot.multiply(forearm, local), (0.0, -PALM, 0.0))
-            knob = _local(origin, q, self.targets["knob"].position)
+            wx, wy, wz = solution.frames.points[-1]
+            if math.dist((wx + palm[0], wy + palm[1], wz + palm[2]), knob) <= tolerance:
+                break
             target = (knob[0] - palm[0], knob[1] - palm[1], knob[2] - palm[2])
         hand.rotation = local
 

@@ -31,7 +31,7 @@ elbow     hinge about -x, 0 to 150                        bends forward only
 wrist     ball, cone 35, twist +-75                       a small cone
 hip       ball, cone 100, twist +-40                      a stride, a high step
 knee      hinge about +x, 0 to 150                        bends forward only
-ankle     ball, cone 45, twist +-25                       the sole on a slope
+ankle     ball, cone 45, twist +-35                       the sole on a slope
 ========  ==============================================  =========================
 
 A hinge's positive angle bends its bone forward of the character (elbow) or
@@ -90,7 +90,7 @@ def leg_joints():
 #: The wrist and the ankle: the hand's and the foot's rotation below the chain's last bone.
 WRIST = BallSocket(35.0, -75.0, 75.0)
 WRIST_BONE = (0.0, -1.0, 0.0)
-ANKLE = BallSocket(45.0, -25.0, 25.0)
+ANKLE = BallSocket(45.0, -35.0, 35.0)
 _toe = math.hypot(*TOE)
 ANKLE_BONE = (TOE[0] / _toe, TOE[1] / _toe, TOE[2] / _toe)
 
