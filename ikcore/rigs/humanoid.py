@@ -46,7 +46,7 @@ from ..vectors import signed_angle
 from .humanoid_rig import (ANKLE, ANKLE_BONE, ANKLE_HEIGHT, ARM_REACH, HEAD, HEIGHT, HIP, LEG_REACH, NECK,
                            NECK_POINTS, PALM, PELVIS_HEIGHT, SHOULDER, SIDES, SPINE_LENGTH, SPINE_POINTS, WRIST,
                            WRIST_BONE, Body, arm_points, facing, yaw)
-from .humanoid_skin import SKIN_STRIDE, describe, skin_bones, write_skin
+from .humanoid_skin import SKIN_STRIDE, bind_pose, describe, skin_bones, write_skin
 from .humanoid_walk import Walker, stand_spot
 from .scene import Limb, Scene, Target
 from .terrain import Terrain
@@ -175,6 +175,7 @@ class HumanoidScene(Scene):
         self.pelvis_y = self.walker_ground() + PELVIS_HEIGHT - BEND
         self.skin = skin_bones(body)
         self._skin_records = [(b[4], b[5]) for b in self.skin]
+        self._bind = bind_pose()
         self.grip_error = None
         self.advance(0.0)
         self.solve()
@@ -441,7 +442,7 @@ class HumanoidScene(Scene):
         skin = {"offset": out["size"], "count": len(self.skin), "stride": SKIN_STRIDE}
         out["sections"]["skin"] = skin
         out["size"] += skin["count"] * SKIN_STRIDE
-        out["skin"] = describe(self.skin)
+        out["skin"] = describe(self.skin, self._bind)
         out["door"] = self.door()
         return out
 

@@ -28,8 +28,8 @@ def test_layout_chains_skin_and_door():
     assert [c["name"] for c in layout["chains"]] == CHAINS
     bones = layout["skin"]["bones"]
     names = [b["name"] for b in bones]
-    for name in ("pelvis", "spine_1", "neck", "head", "clavicle_l", "upper_arm_r", "forearm_l", "hand_r", "thigh_l",
-                 "shin_r", "foot_l"):
+    for name in ("pelvis", "spine_1", "neck", "head", "left_clavicle", "right_upper_arm", "left_forearm", "right_hand", "left_thigh",
+                 "right_shin", "left_foot"):
         assert name in names
     assert all(b["parent"] < i for i, b in enumerate(bones))
     assert bones[0]["parent"] == -1
@@ -57,17 +57,17 @@ def test_skin_records_follow_the_nodes():
     records = [buf[offset + 7 * i: offset + 7 * i + 7] for i in range(len(bones))]
     by_name = {b["name"]: (b, r) for b, r in zip(bones, records)}
     # A bone's end (its frame's +Y times its length) is where its child starts.
-    for child, parent in (("shin_l", "thigh_l"), ("forearm_r", "upper_arm_r"), ("head", "neck"),
-                          ("upper_arm_l", "clavicle_l"), ("foot_r", "shin_r")):
+    for child, parent in (("left_shin", "left_thigh"), ("right_forearm", "right_upper_arm"), ("head", "neck"),
+                          ("left_upper_arm", "left_clavicle"), ("right_foot", "right_shin")):
         bone, rec = by_name[parent]
         end = [p + bone["length"] * d for p, d in zip(rec[:3], rot.rotate(tuple(rec[3:]), (0.0, 1.0, 0.0)))]
-        assert math.dist(end, by_name[child][1][:3]) < 1e-9 or child == "foot_r"
+        assert math.dist(end, by_name[child][1][:3]) < 1e-9 or child == "right_foot"
     # Every frame's +Z is the front: the character walks toward +Z, so the pelvis's +Z points forward, and
     # the thighs' (bent a little at the hip) mostly so; a foot's +Z is its up.
-    for name, least in (("pelvis", 0.95), ("thigh_l", 0.5), ("spine_3", 0.8)):
+    for name, least in (("pelvis", 0.95), ("left_thigh", 0.5), ("spine_3", 0.8)):
         assert rot.rotate(tuple(by_name[name][1][3:]), (0.0, 0.0, 1.0))[2] > least, name
-    assert rot.rotate(tuple(by_name["foot_r"][1][3:]), (0.0, 0.0, 1.0))[1] > 0.8
-    assert rot.rotate(tuple(by_name["foot_r"][1][3:]), (0.0, 1.0, 0.0))[2] > 0.8
+    assert rot.rotate(tuple(by_name["right_foot"][1][3:]), (0.0, 0.0, 1.0))[1] > 0.8
+    assert rot.rotate(tuple(by_name["right_foot"][1][3:]), (0.0, 1.0, 0.0))[2] > 0.8
 
 
 def run(scene, frames, check):
@@ -267,3 +267,21 @@ def test_any_knob_near_the_door_is_reached(dx, dy, dz, method):
         invariants(scene, planted)
     assert scene.state()["humanoid"]["reach"] == "reaching"
     assert scene.hand_error() <= scene.params["tolerance"] * scene.arms[1].reach * (1 + 1e-9)
+
+
+def test_bind_pose_is_an_a_pose_standing_straight():
+    layout = make_scene("humanoid").layout()
+    bones = layout["skin"]["bones"]
+    rest = {b["name"]: r for b, r in zip(bones, layout["skin"]["rest"])}
+    assert len(layout["skin"]["rest"]) == len(bones) and all(len(r) == 7 for r in rest.values())
+    # Legs straight down, the pelvis at standing height, the feet's soles on y = 0.
+    for name in ("left_thigh", "right_shin"):
+        assert rot.rotate(tuple(rest[name][3:]), (0.0, 1.0, 0.0))[1] < -0.999
+    foot = rest["left_foot"]
+    assert abs(foot[1] - ANKLE_HEIGHT) < 1e-9
+    # Arms out from the body: the left hand's bone runs down and toward +x, the right's toward -x.
+    for name, sign in (("left_upper_arm", 1.0), ("right_upper_arm", -1.0)):
+        along = rot.rotate(tuple(rest[name][3:]), (0.0, 1.0, 0.0))
+        assert along[1] < -0.9 and sign * along[0] > 0.15
+    top = rest["head"][1] + bones[[b["name"] for b in bones].index("head")]["length"]
+    assert abs(top - HEIGHT) < 1e-9
