@@ -168,6 +168,8 @@ class HumanoidScene(Scene):
         for name in ("foot_l", "foot_r", "chest", "head", "hand_l", "hand_r"):
             self.add_target(Target(name, (0.0, 1.0, 0.0), draggable=False, radius=0.03))
         self._goals = {limb.name: self.targets[limb.target] for limb in self.limbs}
+        # Per chain, the (target, orientation) in its frame it was last solved for.
+        self._asked = {}
         # Per foot: its heading (kept while planted) and the ground's normal under it (for a place).
         self.foot_headings = [0.0, 0.0]
         self._normals = [None, None]
@@ -266,7 +268,8 @@ class HumanoidScene(Scene):
         else:
             want = ground + PELVIS_HEIGHT - BEND
         w = 1.0 if dt == 0.0 else min(1.0, 5.0 * dt)
-        y = self.pelvis_y + (want - self.pelvis_y) * w
+        # Eased (a step landing does not jolt it), and there once within a micrometre.
+        y = want if abs(want - self.pelvis_y) < 1e-6 else self.pelvis_y + (want - self.pelvis_y) * w
         # Lower it where a foot on the ground would be out of reach of its hip.
         fx, fz = facing(walker.heading)
         for (side, s, sign), foot in zip(SIDES, walker.gait.feet):
@@ -324,7 +327,16 @@ class HumanoidScene(Scene):
                 max_iterations=self.params["max_iterations"], **self.method_options(method))
         if orientation is not None and method not in ORIENTATION_METHODS:
             orientation = None
-        self._goals[limb.name].position = rot.transform_points([target], *limb.bound.parent_transform())[0]
+        bound = limb.bound
+        solution = limb.solution
+        if (solution is not None and self._asked.get(limb.name) == (target, orientation)
+                and bound.solution is solution and bound.holds(solution.rotations)):
+            # The same target in the chain's frame, and the chain still in the pose that answered it: a
+            # solve would start there and stop at once (a planted leg under a still pelvis).
+            limb.result = (solution.status, solution.error, 0)
+            return solution
+        self._asked[limb.name] = (target, orientation)
+        self._goals[limb.name].position = rot.transform_points([target], *bound.parent_transform())[0]
         return self._solved(limb, tracker.solve_from(target, orientation), lap, t0)
 
     def _solve_leg(self, limb, origin, q, sign, foot):
