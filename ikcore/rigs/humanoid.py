@@ -84,6 +84,8 @@ ELBOW_POLE = (0.6, -0.4, -0.5)
 LOOK_YAW, LOOK_UP, LOOK_DOWN = math.radians(65.0), math.radians(40.0), math.radians(55.0)
 #: While walking, the head looks at the ground this far ahead (metres).
 LOOK_AHEAD = 1.6
+#: A hanging arm aims anew once the chest has turned this far (the cosine of 3 degrees).
+HANG_TURN = math.cos(math.radians(3.0))
 #: At most this many solves of the reaching arm a frame, where the wrist's limits cut the grip.
 GRIP_PASSES = 8
 #: The hand reaches in over this many seconds (and drops back as fast).
@@ -92,32 +94,31 @@ REACH_TIME = 0.6
 LEG_METHODS = ("two_bone", "fabrik", "ccd", "dls", "fabrik_dls")
 
 
-def even_bend(wx, wz):
+def even_bend(wx, wz, angle=0.0):
     """The chest's place, in the pelvis frame, when every spine joint bends by the same angle toward
-    the horizontal offset ``(wx, wz)``, by the angle that puts it that far out (at most 97% of
-    the joints' cone: beyond it the chest goes as far as that bend takes it)."""
+    the horizontal offset ``(wx, wz)``, by the angle that puts it that far out (at most
+    ``SPINE_BEND``: beyond it the chest goes as far as that bend takes it); and that angle, as
+    ``((x, y, z), angle)``. ``angle`` starts the search (the last frame's: a step or two).
+
+    With bones ``l_k`` bent by ``k a`` from upright, the chest is out by ``f(a) = sum l_k sin(k a)``,
+    which grows over ``[0, SPINE_BEND]``: Newton's steps ``a -= (f(a) - m) / f'(a)``, kept within the
+    range, until they move it less than 1e-12 radians.
+    """
     m = math.hypot(wx, wz)
     ux, uz = (wx / m, wz / m) if m > 1e-12 else (0.0, 1.0)
-    # The offset grows with the angle over [0, most]: bisection for the one that gives m.
-    lo, hi = 0.0, SPINE_BEND
-    if _out(hi) > m:
-        for _ in range(30):
-            mid = 0.5 * (lo + hi)
-            if _out(mid) < m:
-                lo = mid
-            else:
-                hi = mid
+    l1, l2, l3 = _SPINE_BONES
+    a = angle
+    for _ in range(20):
+        s1, s2, s3 = math.sin(a), math.sin(2.0 * a), math.sin(3.0 * a)
+        slope = l1 * math.cos(a) + 2.0 * l2 * math.cos(2.0 * a) + 3.0 * l3 * math.cos(3.0 * a)
+        step = (l1 * s1 + l2 * s2 + l3 * s3 - m) / slope
+        a = min(SPINE_BEND, max(0.0, a - step))
+        if abs(step) < 1e-12 or (a == SPINE_BEND and step < 0.0) or (a == 0.0 and step > 0.0):
+            break
+    s1, s2, s3 = math.sin(a), math.sin(2.0 * a), math.sin(3.0 * a)
+    out = l1 * s1 + l2 * s2 + l3 * s3
     x, y, z = SPINE_POINTS[0]
-    for k, length in enumerate(_SPINE_BONES, 1):
-        x += length * math.sin(k * hi) * ux
-        y += length * math.cos(k * hi)
-        z += length * math.sin(k * hi) * uz
-    return (x, y, z)
-
-
-def _out(angle):
-    # How far out the chest is, bent evenly by ``angle`` at each spine joint.
-    return sum(length * math.sin(k * angle) for k, length in enumerate(_SPINE_BONES, 1))
+    return (x + out * ux, y + l1 * math.cos(a) + l2 * math.cos(2.0 * a) + l3 * math.cos(3.0 * a), z + out * uz), a
 
 
 def _local(origin, q, point):
@@ -168,8 +169,13 @@ class HumanoidScene(Scene):
         for name in ("foot_l", "foot_r", "chest", "head", "hand_l", "hand_r"):
             self.add_target(Target(name, (0.0, 1.0, 0.0), draggable=False, radius=0.03))
         self._goals = {limb.name: self.targets[limb.target] for limb in self.limbs}
+        # The spine's even bend last frame (radians a joint).
+        self._bend = 0.0
+        self._pelvis_place = None
         # Per chain, the (target, orientation) in its frame it was last solved for.
         self._asked = {}
+        # Per arm, the world's down in the chest's frame its hang was last aimed by.
+        self._hang_down = {"left": None, "right": None}
         # Per foot: its heading (kept while planted) and the ground's normal under it (for a place).
         self.foot_headings = [0.0, 0.0]
         self._normals = [None, None]
@@ -285,7 +291,11 @@ class HumanoidScene(Scene):
         self.pelvis_y = y
         if not pelvis.pinned:
             pelvis.position = (x, y, z)
-        self.body.pelvis.set_local((x, y, z), yaw(walker.heading))
+        place = ((x, y, z), yaw(walker.heading))
+        if place != self._pelvis_place:
+            # (Setting it marks everything below dirty: only when it moved.)
+            self._pelvis_place = place
+            self.body.pelvis.set_local(*place)
 
     def _normal(self, foot):
         # The ground's normal where the foot stands (or will land), worked out again when that moves.
@@ -348,7 +358,9 @@ class HumanoidScene(Scene):
         wanted = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), normal), yaw(self.foot_headings[i]))
         node = self.body.feet["left" if sign > 0 else "right"]
         shin = limb.bound.nodes[-1].world_rotation
-        node.rotation = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
+        turn = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
+        if turn != node.rotation:
+            node.rotation = turn
 
     def _solve_spine(self):
         # In the pelvis frame: the chest where the spine, bent evenly (each joint by the same angle
@@ -368,7 +380,7 @@ class HumanoidScene(Scene):
             if lean > 0.0 and h > 1e-9:
                 # All of it forward, toward the knob: bending, the chest comes down by itself.
                 wx, wz = wx + lean * vx / h, wz + lean * vz / h
-        target = even_bend(wx, wz)
+        target, self._bend = even_bend(wx, wz, self._bend)
         self._track(self.spine, target)
 
     def _solve_neck(self, origin, q):
@@ -402,11 +414,14 @@ class HumanoidScene(Scene):
     def _solve_arm(self, limb, side, sign, origin, q):
         bound = limb.bound
         shoulder = arm_points(sign)[0]
-        # Hanging: below the shoulder in the world, a little forward and out, swaying with the breath.
+        # Hanging: the arm 97% stretched toward a point below the shoulder (in the world), a little out and
+        # forward of it. The world's down in the chest's frame is taken again only when the chest has
+        # turned HANG_TURN from where it was: the arm rides the breath with the chest, and follows a lean.
         down = rot.rotate(rot.conjugate(q), (0.0, -1.0, 0.0))
-        phase = 2.0 * math.pi * self.script_time / BREATH
-        # The arm 97% stretched, toward a point below the shoulder and a little out and forward of it.
-        hx, hy, hz = down[0] + sign * 0.06, down[1], down[2] + 0.11 + 0.02 * math.sin(phase + sign)
+        kept = self._hang_down[side]
+        if kept is None or down[0] * kept[0] + down[1] * kept[1] + down[2] * kept[2] < HANG_TURN:
+            kept = self._hang_down[side] = down
+        hx, hy, hz = kept[0] + sign * 0.06, kept[1], kept[2] + 0.11
         k = 0.97 * ARM_REACH / math.sqrt(hx * hx + hy * hy + hz * hz)
         hang = (shoulder[0] + hx * k, shoulder[1] + hy * k, shoulder[2] + hz * k)
         weight = self.reach_weight if sign < 0 else 0.0
@@ -438,7 +453,8 @@ class HumanoidScene(Scene):
             if math.dist((wx + palm[0], wy + palm[1], wz + palm[2]), knob) <= tolerance:
                 break
             target = (knob[0] - palm[0], knob[1] - palm[1], knob[2] - palm[2])
-        hand.rotation = local
+        if local != hand.rotation:
+            hand.rotation = local
 
     # -- output --------------------------------------------------------------------------------
 
