@@ -87,24 +87,9 @@ def test_stands_walks_and_reaches(method):
 
     def check(scene, buf):
         assert all(math.isfinite(x) for x in buf)
-        state = scene.state()
-        human = state["humanoid"]
+        human = scene.state()["humanoid"]
         seen["walked"] |= human["walking"]
-        for side, foot in zip(("left", "right"), scene.walker.gait.feet):
-            ankle = scene.body.legs[side].effector()
-            if foot.planted:
-                x, y, z = sole(scene, side)
-                assert abs(y - scene.terrain.height(x, z)) <= 1e-3
-                assert planted.setdefault(side, foot.position) == foot.position
-                assert math.dist(scene.targets["foot_" + side[0]].position, ankle) <= 1e-3
-            else:
-                planted.pop(side, None)
-        for limb in scene.limbs:
-            chain = limb.bound.limited_chain
-            assert max(chain.violations(limb.bound.rotations)) <= 1e-9, limb.name
-        for leg in scene.legs:
-            knee = leg.bound.limited_chain.joints[1]
-            assert knee.angle(leg.bound.rotations[1]) >= -1e-9
+        invariants(scene, planted)
         for side in ("left", "right"):
             assert ANKLE.violation(scene.body.feet[side].rotation, ANKLE_BONE) <= 1e-9
             assert WRIST.violation(scene.body.hands[side].rotation, WRIST_BONE) <= 1e-9
