@@ -124,10 +124,10 @@ class BoundChain:
         solve's when the nodes still hold it (no forward kinematics), else the nodes' rotations,
         posed (:func:`ikcore.kinematics.pose_of`)."""
         solution = self.solution
-        if solution is not None and self._holds(solution.rotations):
+        if solution is not None and self.holds(solution.rotations):
             return solution.frames
         found = self._framed
-        if found is None or not self._holds(found[0]):
+        if found is None or not self.holds(found[0]):
             rotations = self.rotations
             found = self._framed = (rotations, kinematics.pose_of(self.chain, rotations))
         return found[1]
@@ -236,8 +236,8 @@ class BoundChain:
         """The end effector's world position."""
         return self.nodes[-1].world_position
 
-    def _holds(self, rotations):
-        # Whether the nodes hold these very rotation objects (nothing set them since).
+    def holds(self, rotations):
+        """Whether the nodes hold these very rotation objects (nothing set them since)."""
         return all(map(is_, map(_rotation_of, self.nodes), rotations))
 
     def _write(self, rotations):

@@ -46,7 +46,7 @@ from ..vectors import signed_angle
 from .humanoid_rig import (ANKLE, ANKLE_BONE, ANKLE_HEIGHT, ARM_REACH, HEAD, HEIGHT, HIP, LEG_REACH, NECK,
                            NECK_POINTS, PALM, PELVIS_HEIGHT, SHOULDER, SIDES, SPINE_LENGTH, SPINE_POINTS, WRIST,
                            WRIST_BONE, Body, arm_points, facing, yaw)
-from .humanoid_skin import SKIN_STRIDE, describe, skin_bones, write_skin
+from .humanoid_skin import SKIN_STRIDE, bind_pose, describe, skin_bones, write_skin
 from .humanoid_walk import Walker, stand_spot
 from .scene import Limb, Scene, Target
 from .terrain import Terrain
@@ -63,13 +63,20 @@ KNOB_EDGE = 0.06
 GRIP = rot.from_axis_angle((-1.0, 0.0, 0.0), math.radians(80.0))
 #: The pelvis stands this much lower than with straight legs (the knees a little bent), and never
 #: lower than CROUCH above the ground.
-BEND, CROUCH = 0.03, 0.55
-#: Farthest an ankle may be from its hip (a hair short of straight: the knee keeps a bend).
-FAR = 0.985 * LEG_REACH
+BEND, CROUCH = 0.06, 0.55
+#: Farthest an ankle may be from its hip (short of straight: the knee keeps a bend, where the iterative
+#: methods do not crawl).
+FAR = 0.96 * LEG_REACH
 #: The arm alone reaches this far from the shoulder at ease; the spine leans for the rest (LEAN at most).
 EASE, LEAN = 0.9 * ARM_REACH, 0.32
 #: Breathing: period (seconds) and the chest's sway (metres).
 BREATH, SWAY = 3.6, 0.008
+#: The chest stands this far forward of the spine's root at ease (a slight stoop: the spine is never
+#: straight, where the iterative methods crawl).
+STOOP = 0.03
+_SPINE_BONES = tuple(b[1] - a[1] for a, b in zip(SPINE_POINTS, SPINE_POINTS[1:]))
+#: The most each spine joint bends for the lean (97% of its cone).
+SPINE_BEND = 0.97 * math.radians(20.0)
 #: Poles, in each chain's frame: knees forward, elbows out and back.
 KNEE_POLE = 0.6
 ELBOW_POLE = (0.6, -0.4, -0.5)
@@ -77,10 +84,41 @@ ELBOW_POLE = (0.6, -0.4, -0.5)
 LOOK_YAW, LOOK_UP, LOOK_DOWN = math.radians(65.0), math.radians(40.0), math.radians(55.0)
 #: While walking, the head looks at the ground this far ahead (metres).
 LOOK_AHEAD = 1.6
+#: A hanging arm aims anew once the chest has turned this far (the cosine of 3 degrees).
+HANG_TURN = math.cos(math.radians(3.0))
+#: At most this many solves of the reaching arm a frame, where the wrist's limits cut the grip.
+GRIP_PASSES = 8
 #: The hand reaches in over this many seconds (and drops back as fast).
 REACH_TIME = 0.6
 
 LEG_METHODS = ("two_bone", "fabrik", "ccd", "dls", "fabrik_dls")
+
+
+def even_bend(wx, wz, angle=0.0):
+    """The chest's place, in the pelvis frame, when every spine joint bends by the same angle toward
+    the horizontal offset ``(wx, wz)``, by the angle that puts it that far out (at most
+    ``SPINE_BEND``: beyond it the chest goes as far as that bend takes it); and that angle, as
+    ``((x, y, z), angle)``. ``angle`` starts the search (the last frame's: a step or two).
+
+    With bones ``l_k`` bent by ``k a`` from upright, the chest is out by ``f(a) = sum l_k sin(k a)``,
+    which grows over ``[0, SPINE_BEND]``: Newton's steps ``a -= (f(a) - m) / f'(a)``, kept within the
+    range, until they move it less than 1e-12 radians.
+    """
+    m = math.hypot(wx, wz)
+    ux, uz = (wx / m, wz / m) if m > 1e-12 else (0.0, 1.0)
+    l1, l2, l3 = _SPINE_BONES
+    a = angle
+    for _ in range(20):
+        s1, s2, s3 = math.sin(a), math.sin(2.0 * a), math.sin(3.0 * a)
+        slope = l1 * math.cos(a) + 2.0 * l2 * math.cos(2.0 * a) + 3.0 * l3 * math.cos(3.0 * a)
+        step = (l1 * s1 + l2 * s2 + l3 * s3 - m) / slope
+        a = min(SPINE_BEND, max(0.0, a - step))
+        if abs(step) < 1e-12 or (a == SPINE_BEND and step < 0.0) or (a == 0.0 and step > 0.0):
+            break
+    s1, s2, s3 = math.sin(a), math.sin(2.0 * a), math.sin(3.0 * a)
+    out = l1 * s1 + l2 * s2 + l3 * s3
+    x, y, z = SPINE_POINTS[0]
+    return (x + out * ux, y + l1 * math.cos(a) + l2 * math.cos(2.0 * a) + l3 * math.cos(3.0 * a), z + out * uz), a
 
 
 def _local(origin, q, point):
@@ -100,7 +138,7 @@ class HumanoidScene(Scene):
     name = "humanoid"
     methods = ("fabrik", "ccd", "dls", "fabrik_dls", "two_bone")
     default_method = "fabrik"
-    default_max_iterations = 20
+    default_max_iterations = 40
     #: ``leg_method``: the legs' method; ``reach``: whether the right hand goes to the knob (else both
     #: arms hang, and the character stands where it is).
     extra_params = {"leg_method": {"kind": "choice", "choices": list(LEG_METHODS)}, "reach": {"kind": "bool"}}
@@ -131,6 +169,13 @@ class HumanoidScene(Scene):
         for name in ("foot_l", "foot_r", "chest", "head", "hand_l", "hand_r"):
             self.add_target(Target(name, (0.0, 1.0, 0.0), draggable=False, radius=0.03))
         self._goals = {limb.name: self.targets[limb.target] for limb in self.limbs}
+        # The spine's even bend last frame (radians a joint).
+        self._bend = 0.0
+        self._pelvis_place = None
+        # Per chain, the (target, orientation) in its frame it was last solved for.
+        self._asked = {}
+        # Per arm, the world's down in the chest's frame its hang was last aimed by.
+        self._hang_down = {"left": None, "right": None}
         # Per foot: its heading (kept while planted) and the ground's normal under it (for a place).
         self.foot_headings = [0.0, 0.0]
         self._normals = [None, None]
@@ -138,6 +183,7 @@ class HumanoidScene(Scene):
         self.pelvis_y = self.walker_ground() + PELVIS_HEIGHT - BEND
         self.skin = skin_bones(body)
         self._skin_records = [(b[4], b[5]) for b in self.skin]
+        self._bind = bind_pose()
         self.grip_error = None
         self.advance(0.0)
         self.solve()
@@ -182,7 +228,8 @@ class HumanoidScene(Scene):
             spot = stand_spot(knob.position, DOOR_HEADING)
         else:
             spot = tuple(walker.position)
-        walker.update(dt, spot, DOOR_HEADING if reach else walker.heading, self.terrain.half - 2.0)
+        planted = [h for foot, h in zip(walker.gait.feet, self.foot_headings) if not foot.stepping]
+        walker.update(dt, spot, DOOR_HEADING if reach else walker.heading, self.terrain.half - 2.0, planted)
         self._move_look(dt)
         # The hand reaches once the character stands.
         rate = dt / REACH_TIME
@@ -227,7 +274,8 @@ class HumanoidScene(Scene):
         else:
             want = ground + PELVIS_HEIGHT - BEND
         w = 1.0 if dt == 0.0 else min(1.0, 5.0 * dt)
-        y = self.pelvis_y + (want - self.pelvis_y) * w
+        # Eased (a step landing does not jolt it), and there once within a micrometre.
+        y = want if abs(want - self.pelvis_y) < 1e-6 else self.pelvis_y + (want - self.pelvis_y) * w
         # Lower it where a foot on the ground would be out of reach of its hip.
         fx, fz = facing(walker.heading)
         for (side, s, sign), foot in zip(SIDES, walker.gait.feet):
@@ -243,7 +291,11 @@ class HumanoidScene(Scene):
         self.pelvis_y = y
         if not pelvis.pinned:
             pelvis.position = (x, y, z)
-        self.body.pelvis.set_local((x, y, z), yaw(walker.heading))
+        place = ((x, y, z), yaw(walker.heading))
+        if place != self._pelvis_place:
+            # (Setting it marks everything below dirty: only when it moved.)
+            self._pelvis_place = place
+            self.body.pelvis.set_local(*place)
 
     def _normal(self, foot):
         # The ground's normal where the foot stands (or will land), worked out again when that moves.
@@ -285,7 +337,16 @@ class HumanoidScene(Scene):
                 max_iterations=self.params["max_iterations"], **self.method_options(method))
         if orientation is not None and method not in ORIENTATION_METHODS:
             orientation = None
-        self._goals[limb.name].position = rot.transform_points([target], *limb.bound.parent_transform())[0]
+        bound = limb.bound
+        solution = limb.solution
+        if (solution is not None and self._asked.get(limb.name) == (target, orientation)
+                and bound.solution is solution and bound.holds(solution.rotations)):
+            # The same target in the chain's frame, and the chain still in the pose that answered it: a
+            # solve would start there and stop at once (a planted leg under a still pelvis).
+            limb.result = (solution.status, solution.error, 0)
+            return solution
+        self._asked[limb.name] = (target, orientation)
+        self._goals[limb.name].position = rot.transform_points([target], *bound.parent_transform())[0]
         return self._solved(limb, tracker.solve_from(target, orientation), lap, t0)
 
     def _solve_leg(self, limb, origin, q, sign, foot):
@@ -297,30 +358,29 @@ class HumanoidScene(Scene):
         wanted = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), normal), yaw(self.foot_headings[i]))
         node = self.body.feet["left" if sign > 0 else "right"]
         shin = limb.bound.nodes[-1].world_rotation
-        node.rotation = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
+        turn = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
+        if turn != node.rotation:
+            node.rotation = turn
 
     def _solve_spine(self):
-        # In the pelvis frame: the chest's rest place, swayed by breath, leaning toward the knob by what
-        # the right arm alone falls short of.
-        top = SPINE_POINTS[-1]
-        root = SPINE_POINTS[0]
+        # In the pelvis frame: the chest where the spine, bent evenly (each joint by the same angle
+        # toward one side), puts it forward of the hips by a slight stoop, swayed by breath, and
+        # toward the knob by what the right arm alone falls short of.
         phase = 2.0 * math.pi * self.script_time / BREATH
-        tx = SWAY * 0.6 * math.sin(0.5 * phase)
-        ty = top[1] + SWAY * 0.5 * math.sin(phase)
-        tz = SWAY * math.sin(phase + 0.5)
+        wx = SWAY * 0.6 * math.sin(0.5 * phase)
+        wz = STOOP + SWAY * math.sin(phase)
         if self.reach_weight > 0.0:
             pelvis = self.body.pelvis
             wrist = _local(pelvis.world_position, pelvis.world_rotation, self._wrist_goal())
             sx, sy, sz = arm_points(-1.0)[0]
-            vx, vy, vz = wrist[0] - sx, wrist[1] - (top[1] + sy), wrist[2] - sz
+            vx, vy, vz = wrist[0] - sx, wrist[1] - (SPINE_POINTS[-1][1] + sy), wrist[2] - sz
             d = math.sqrt(vx * vx + vy * vy + vz * vz)
             lean = min(LEAN, d - EASE) * self.reach_weight
-            if lean > 0.0:
-                tx, ty, tz = tx + lean * vx / d, ty + lean * vy / d, tz + lean * vz / d
-        # Onto the sphere the chest can reach about the spine's root.
-        dx, dy, dz = tx - root[0], ty - root[1], tz - root[2]
-        k = 0.995 * SPINE_LENGTH / math.sqrt(dx * dx + dy * dy + dz * dz)
-        target = (root[0] + dx * k, root[1] + dy * k, root[2] + dz * k)
+            h = math.hypot(vx, vz)
+            if lean > 0.0 and h > 1e-9:
+                # All of it forward, toward the knob: bending, the chest comes down by itself.
+                wx, wz = wx + lean * vx / h, wz + lean * vz / h
+        target, self._bend = even_bend(wx, wz, self._bend)
         self._track(self.spine, target)
 
     def _solve_neck(self, origin, q):
@@ -354,23 +414,30 @@ class HumanoidScene(Scene):
     def _solve_arm(self, limb, side, sign, origin, q):
         bound = limb.bound
         shoulder = arm_points(sign)[0]
-        # Hanging: below the shoulder in the world, a little forward and out, swaying with the breath.
+        # Hanging: the arm 97% stretched toward a point below the shoulder (in the world), a little out and
+        # forward of it. The world's down in the chest's frame is taken again only when the chest has
+        # turned HANG_TURN from where it was: the arm rides the breath with the chest, and follows a lean.
         down = rot.rotate(rot.conjugate(q), (0.0, -1.0, 0.0))
-        phase = 2.0 * math.pi * self.script_time / BREATH
-        reach = 0.97 * ARM_REACH
-        hang = (shoulder[0] + down[0] * reach + sign * 0.03, shoulder[1] + down[1] * reach,
-                shoulder[2] + down[2] * reach + 0.06 + 0.01 * math.sin(phase + sign))
+        kept = self._hang_down[side]
+        if kept is None or down[0] * kept[0] + down[1] * kept[1] + down[2] * kept[2] < HANG_TURN:
+            kept = self._hang_down[side] = down
+        hx, hy, hz = kept[0] + sign * 0.06, kept[1], kept[2] + 0.11
+        k = 0.97 * ARM_REACH / math.sqrt(hx * hx + hy * hy + hz * hz)
+        hang = (shoulder[0] + hx * k, shoulder[1] + hy * k, shoulder[2] + hz * k)
         weight = self.reach_weight if sign < 0 else 0.0
         hand = self.body.hands[side]
         if weight <= 0.0:
             self._track(limb, hang, pole=(sign * ELBOW_POLE[0],) + ELBOW_POLE[1:])
-            hand.rotation = rot.IDENTITY
+            if hand.rotation != rot.IDENTITY:
+                hand.rotation = rot.IDENTITY
             return
         goal = _local(origin, q, self._wrist_goal())
         target = tuple(a + (b - a) * weight for a, b in zip(hang, goal))
         grip = rot.multiply(rot.conjugate(q), self.targets["knob"].orientation)
         pole = (sign * ELBOW_POLE[0],) + ELBOW_POLE[1:]
-        for _ in range(2):
+        knob = _local(origin, q, self.targets["knob"].position)
+        tolerance = self.params["tolerance"] * limb.reach
+        for _ in range(GRIP_PASSES):
             solution = self._track(limb, target, pole=pole)
             forearm = solution.frames.worlds[-1]
             want = rot.multiply(rot.conjugate(forearm), grip)
@@ -380,11 +447,14 @@ class HumanoidScene(Scene):
             if local is want or weight < 1.0:
                 break
             # The wrist's limits cut the grip: move the wrist so that the palm, turned as far as they
-            # allow, still meets the knob.
+            # allow, still meets the knob (the forearm's new direction turns the hand again: a few passes).
             palm = rot.rotate(rot.multiply(forearm, local), (0.0, -PALM, 0.0))
-            knob = _local(origin, q, self.targets["knob"].position)
+            wx, wy, wz = solution.frames.points[-1]
+            if math.dist((wx + palm[0], wy + palm[1], wz + palm[2]), knob) <= tolerance:
+                break
             target = (knob[0] - palm[0], knob[1] - palm[1], knob[2] - palm[2])
-        hand.rotation = local
+        if local != hand.rotation:
+            hand.rotation = local
 
     # -- output --------------------------------------------------------------------------------
 
@@ -400,7 +470,7 @@ class HumanoidScene(Scene):
         skin = {"offset": out["size"], "count": len(self.skin), "stride": SKIN_STRIDE}
         out["sections"]["skin"] = skin
         out["size"] += skin["count"] * SKIN_STRIDE
-        out["skin"] = describe(self.skin)
+        out["skin"] = describe(self.skin, self._bind)
         out["door"] = self.door()
         return out
 

@@ -31,7 +31,7 @@ elbow     hinge about -x, 0 to 150                        bends forward only
 wrist     ball, cone 35, twist +-75                       a small cone
 hip       ball, cone 100, twist +-40                      a stride, a high step
 knee      hinge about +x, 0 to 150                        bends forward only
-ankle     ball, cone 45, twist +-25                       the sole on a slope
+ankle     ball, cone 45, twist +-35                       the sole on a slope
 ========  ==============================================  =========================
 
 A hinge's positive angle bends its bone forward of the character (elbow) or
@@ -90,7 +90,7 @@ def leg_joints():
 #: The wrist and the ankle: the hand's and the foot's rotation below the chain's last bone.
 WRIST = BallSocket(35.0, -75.0, 75.0)
 WRIST_BONE = (0.0, -1.0, 0.0)
-ANKLE = BallSocket(45.0, -25.0, 25.0)
+ANKLE = BallSocket(45.0, -35.0, 35.0)
 _toe = math.hypot(*TOE)
 ANKLE_BONE = (TOE[0] / _toe, TOE[1] / _toe, TOE[2] / _toe)
 
@@ -168,22 +168,5 @@ def frame_rotation(along, front):
     zx, zy, zz = fx - d * ax, fy - d * ay, fz - d * az
     n = math.sqrt(zx * zx + zy * zy + zz * zz)
     zx, zy, zz = zx / n, zy / n, zz / n
-    # X = Y x Z completes a right-handed frame; the quaternion of the matrix with columns X, Y, Z.
-    xx, xy, xz = ay * zz - az * zy, az * zx - ax * zz, ax * zy - ay * zx
-    m00, m01, m02 = xx, ax, zx
-    m10, m11, m12 = xy, ay, zy
-    m20, m21, m22 = xz, az, zz
-    trace = m00 + m11 + m22
-    if trace > 0.0:
-        s = 2.0 * math.sqrt(1.0 + trace)
-        q = (0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s)
-    elif m00 > m11 and m00 > m22:
-        s = 2.0 * math.sqrt(1.0 + m00 - m11 - m22)
-        q = ((m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s)
-    elif m11 > m22:
-        s = 2.0 * math.sqrt(1.0 + m11 - m00 - m22)
-        q = ((m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s)
-    else:
-        s = 2.0 * math.sqrt(1.0 + m22 - m00 - m11)
-        q = ((m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s)
-    return rot.normalize(q)
+    # X = Y x Z completes a right-handed frame.
+    return rot.from_columns((ay * zz - az * zy, az * zx - ax * zz, ax * zy - ay * zx), (ax, ay, az), (zx, zy, zz))

@@ -13,13 +13,17 @@ The clavicle is the chest node seen along the line to the shoulder.
 """
 
 import math
+from array import array
 
+from .. import rotation as rot
 from .humanoid_rig import (ANKLE_BONE, FOREARM, HAND, HEAD, NECK, SHIN, SHOULDER, SIDES, SPINE_POINTS, THIGH, TOE,
-                           UPPER_ARM, frame_rotation)
+                           UPPER_ARM, Body, frame_rotation)
 
 #: Floats per skin record.
 SKIN_STRIDE = 7
 _UP, _DOWN, _FRONT = (0.0, 1.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0)
+#: The bind pose's arms: this many degrees out from the body.
+A_POSE = 12.0
 
 
 def skin_bones(body):
@@ -35,30 +39,43 @@ def skin_bones(body):
     parent = "pelvis"
     for i in range(3):
         length = SPINE_POINTS[i + 1][1] - SPINE_POINTS[i][1]
-        add(f"spine_{i + 1}", parent, length, (0.12, 0.13, 0.14)[i], spine[i], _UP)
+        add(f"spine_{i + 1}", parent, length, (0.12, 0.125, 0.13)[i], spine[i], _UP)
         parent = f"spine_{i + 1}"
     add("neck", "spine_3", NECK, 0.05, body.neck.nodes[0], _UP)
     add("head", "neck", HEAD, 0.10, body.neck.nodes[1], _UP)
     for side, s, sign in SIDES:
         out = (sign * SHOULDER[0], SHOULDER[1], SHOULDER[2])
         n = math.hypot(*out)
-        add(f"clavicle_{s}", "spine_3", n, 0.05, body.chest, (out[0] / n, out[1] / n, out[2] / n))
+        add(f"{side}_clavicle", "spine_3", n, 0.05, body.chest, (out[0] / n, out[1] / n, out[2] / n))
         arm = body.arms[side].nodes
-        add(f"upper_arm_{s}", f"clavicle_{s}", UPPER_ARM, 0.05, arm[0], _DOWN)
-        add(f"forearm_{s}", f"upper_arm_{s}", FOREARM, 0.04, arm[1], _DOWN)
-        add(f"hand_{s}", f"forearm_{s}", HAND, 0.035, body.hands[side], _DOWN)
+        add(f"{side}_upper_arm", f"{side}_clavicle", UPPER_ARM, 0.045, arm[0], _DOWN)
+        add(f"{side}_forearm", f"{side}_upper_arm", FOREARM, 0.04, arm[1], _DOWN)
+        add(f"{side}_hand", f"{side}_forearm", HAND, 0.035, body.hands[side], _DOWN)
     for side, s, sign in SIDES:
         leg = body.legs[side].nodes
-        add(f"thigh_{s}", "pelvis", THIGH, 0.075, leg[0], _DOWN)
-        add(f"shin_{s}", f"thigh_{s}", SHIN, 0.055, leg[1], _DOWN)
-        add(f"foot_{s}", f"shin_{s}", math.hypot(*TOE), 0.045, body.feet[side], ANKLE_BONE, _UP)
+        add(f"{side}_thigh", "pelvis", THIGH, 0.07, leg[0], _DOWN)
+        add(f"{side}_shin", f"{side}_thigh", SHIN, 0.05, leg[1], _DOWN)
+        add(f"{side}_foot", f"{side}_shin", math.hypot(*TOE), 0.045, body.feet[side], ANKLE_BONE, _UP)
     return bones
 
 
-def describe(bones):
-    """``layout()["skin"]``: the bones as plain data."""
+def describe(bones, rest):
+    """``layout()["skin"]``: the bones as plain data, and their records in the bind pose ``rest``."""
     return {"bones": [{"name": name, "parent": parent, "length": length, "radius": radius}
-                      for name, parent, length, radius, _, _ in bones]}
+                      for name, parent, length, radius, _, _ in bones], "rest": rest}
+
+
+def bind_pose():
+    """The skin records of the bind pose, ``[[x, y, z, qw, qx, qy, qz]]`` a bone: the character standing
+    straight at the origin facing +Z, legs straight, arms hanging ``A_POSE`` degrees away from the
+    body (an A pose), everything else at rest."""
+    body = Body()
+    for side, _, sign in SIDES:
+        arm = body.arms[side]
+        arm.set_rotations([rot.from_axis_angle((0.0, 0.0, sign), math.radians(A_POSE)), rot.IDENTITY])
+    out = array("d", bytes(8 * SKIN_STRIDE * len(skin_bones(body))))
+    write_skin(out, 0, [(b[4], b[5]) for b in skin_bones(body)])
+    return [list(out[i:i + SKIN_STRIDE]) for i in range(0, len(out), SKIN_STRIDE)]
 
 
 def write_skin(buf, offset, records):

@@ -28,6 +28,8 @@ ARRIVE, TURN_ARRIVE = 0.02, 0.03
 #: Farther than this from the spot, the body faces where it walks.
 FACE_WALK = 0.8
 SPEED = 0.65  # metres per second at most
+#: The body turns at most this far (radians) from a planted foot's heading.
+TWIST = math.radians(25.0)
 TURN_RATE = 1.6  # radians per second
 #: Feet's rest spots: this far either side of the body's centre line.
 STANCE = 0.10
@@ -75,9 +77,10 @@ class Walker:
         """Whether a foot is in the air."""
         return any(foot.stepping for foot in self.gait.feet)
 
-    def update(self, dt, spot, heading, limit):
+    def update(self, dt, spot, heading, limit, planted=()):
         """Walk toward ``spot`` ``(x, z)`` to face ``heading`` (clamped to ``+-limit`` on both axes),
-        then step the feet."""
+        then step the feet. ``planted``: the headings of the feet on the ground, which the body turns
+        no farther than ``TWIST`` from (the hips and ankles turn no farther)."""
         x0, z0 = self.position
         sx = min(limit, max(-limit, spot[0]))
         sz = min(limit, max(-limit, spot[1]))
@@ -92,7 +95,12 @@ class Walker:
         if self.walking and dt > 0.0:
             want = math.atan2(dx, dz) if dist > FACE_WALK else heading
             turn = TURN_RATE * self._leash() * dt
-            self.heading = rot.wrap_angle(self.heading + max(-turn, min(turn, rot.wrap_angle(want - self.heading))))
+            new = rot.wrap_angle(self.heading + max(-turn, min(turn, rot.wrap_angle(want - self.heading))))
+            for foot in planted:
+                off = rot.wrap_angle(new - foot)
+                if abs(off) > TWIST:
+                    new = rot.wrap_angle(foot + math.copysign(TWIST, off))
+            self.heading = new
             speed = min(SPEED * self._leash(), dist / dt, 2.0 * dist + 0.1)
             if dist > 1e-12:
                 vx, vz = speed * dx / dist, speed * dz / dist
