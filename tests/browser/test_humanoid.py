@@ -1,11 +1,13 @@
-"""The humanoid in headless Chromium: it opens from a link with its six chains, its body drawn as one skinned
-mesh that follows Python's skin, the hand follows the dragged knob, the limit overlays show, and bad input
-gets a message, never a NaN."""
+"""The humanoid in headless Chromium: it opens from a link with its six chains, its link, pose and embed carry
+it, its body is drawn as one skinned mesh that follows Python's skin, the hand follows the dragged knob, the
+limit overlays show, and bad input gets a message, never a NaN."""
 
+import json
 import math
 
 import pytest
 
+import ikcore
 from ikcore.rigs import make_scene
 
 CHAINS = ["left_leg", "right_leg", "spine", "neck", "left_arm", "right_arm"]
@@ -65,6 +67,35 @@ def test_opens_from_a_link_with_six_chains_and_a_skinned_body(demo, site_server)
     # The panel offers the scene; the link keeps it.
     assert page.locator("#gui .lil-gui select").first.input_value() == "humanoid"
     assert "scene=humanoid" in page.evaluate("ikDemo.link()")
+
+
+def test_link_pose_export_and_embed(demo, site_server):
+    page = open_humanoid(demo, site_server)
+    page.evaluate("ikDemo.setMethod('dls')")
+    page.evaluate("ikDemo.set({leg_method: 'fabrik'})")
+    knob = page.evaluate("ikDemo.state().targets.knob")
+    page.evaluate("p => ikDemo.setTarget('knob', p)", [knob[0] + 0.1, knob[1] + 0.15, knob[2]])
+    before = demo.wait_frames(2)
+    link = page.evaluate("ikDemo.link()")
+    for key in ("scene=humanoid", "method=dls", "leg_method=fabrik", "t.knob="):
+        assert key in link, (key, link)
+    # The pose as ikcore reads it back: the six chains, each where the page draws it.
+    pose_json, state = page.evaluate("[ikDemo.pose(), ikDemo.state()]")
+    pose = ikcore.load_pose(json.dumps(pose_json))
+    assert pose.scene == "humanoid" and pose.method == "dls"
+    assert [c.name for c in pose.chains] == CHAINS
+    for chain, drawn in zip(pose.chains, state["chains"]):
+        assert math.dist(chain.world_positions[-1], drawn["effector"]) < 1e-9, (chain.name, drawn)
+    # A fresh page from the link, embedded: the same scene and settings, the body skinned.
+    fragment = link.split("#", 1)[1]
+    demo.open("about:blank")  # a new document, not a hash change of this one
+    demo.open(f"{site_server}#{fragment}&embed=1")
+    demo.wait_ready()
+    fresh = demo.wait_frames(2)
+    assert (fresh["scene"], fresh["method"], fresh["params"]) == ("humanoid", "dls", before["params"])
+    assert fresh["targets"]["knob"] == pytest.approx(before["targets"]["knob"], abs=1e-6)
+    assert page.evaluate("'embed' in document.documentElement.dataset") and body(page)["skinned"] is True
+    assert page.locator("#hint-text").inner_text() == "Click the door's brass knob, then drag it."
 
 
 def test_the_skinned_body_is_drawn(demo, site_server):
