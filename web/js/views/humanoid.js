@@ -1,8 +1,10 @@
 // The humanoid: a character on uneven ground reaching for a door's knob. Its body is one skinned mesh
 // (parts/mannequin.js) posed from the scene's skin section; the door stands where the layout puts it, its
 // knob the draggable `knob` target (a brass ball carrying the grip's axes); where the character looks and
-// its hips' height are the `look` and `pelvis` targets; the feet's targets are where the feet are, drawn by
-// the feet themselves. Soft contact shadows under the feet, the hands and the hips.
+// its hips' height are the `look` and `pelvis` targets (a red ball, a red ring round the hips); what the
+// chains themselves reach for (the ankles, the chest, the head, the wrists) is where the body is, and not
+// drawn. Soft contact shadows under the feet, the hands and the hips. The framing fits the character and the
+// door, seen from the reaching hand's side.
 
 import * as THREE from "three";
 
@@ -121,6 +123,7 @@ class HumanoidView extends SceneView {
     return window.innerWidth >= 600 ? 6 : 4;
   }
 
+  // The base view's default (four) does not apply: the getter decides.
   set hudEach(_) {}
 
   targetStyle() {
