@@ -82,8 +82,9 @@ KNEE_POLE = 0.6
 ELBOW_POLE = (0.6, -0.4, -0.5)
 #: The look's limits (radians): the neck and head together.
 LOOK_YAW, LOOK_UP, LOOK_DOWN = math.radians(65.0), math.radians(40.0), math.radians(55.0)
-#: While walking, the head looks at the ground this far ahead (metres).
-LOOK_AHEAD = 1.6
+#: While walking, the head looks this far ahead (metres), at LOOK_HIGH above the ground there: a glance
+#: a little down, not a stoop.
+LOOK_AHEAD, LOOK_HIGH = 2.5, 1.3
 #: A hanging arm aims anew once the chest has turned this far (the cosine of 3 degrees).
 HANG_TURN = math.cos(math.radians(3.0))
 #: At most this many solves of the reaching arm a frame, where the wrist's limits cut the grip.
@@ -224,12 +225,15 @@ class HumanoidScene(Scene):
         knob = self.targets["knob"]
         reach = self.params["reach"]
         walker = self.walker
-        if reach:
+        # It walks to the knob while the scene animates, or once the reader has placed the knob; with the
+        # scripted motion off it otherwise stands where it is (a foot in the air still lands).
+        if reach and (self.params["animate"] or knob.pinned):
             spot = stand_spot(knob.position, DOOR_HEADING)
         else:
             spot = tuple(walker.position)
         planted = [h for foot, h in zip(walker.gait.feet, self.foot_headings) if not foot.stepping]
-        walker.update(dt, spot, DOOR_HEADING if reach else walker.heading, self.terrain.half - 2.0, planted)
+        heading = DOOR_HEADING if reach and (self.params["animate"] or knob.pinned) else walker.heading
+        walker.update(dt, spot, heading, self.terrain.half - 2.0, planted)
         self._move_look(dt)
         # The hand reaches once the character stands.
         rate = dt / REACH_TIME
@@ -241,7 +245,7 @@ class HumanoidScene(Scene):
         self._place_pelvis(dt)
 
     def _move_look(self, dt):
-        # The look's own motion: the ground ahead while walking, the knob otherwise, eased so the head
+        # The look's own motion: the way ahead while walking, the knob otherwise, eased so the head
         # turns rather than snaps.
         look = self.targets["look"]
         if not self.held(look):
@@ -249,7 +253,7 @@ class HumanoidScene(Scene):
             if walker.walking:
                 fx, fz = facing(walker.heading)
                 x, z = walker.position[0] + LOOK_AHEAD * fx, walker.position[1] + LOOK_AHEAD * fz
-                goal = (x, self.terrain.height(x, z) + 0.9, z)
+                goal = (x, self.terrain.height(x, z) + LOOK_HIGH, z)
             else:
                 goal = self.targets["knob"].position
             w = 1.0 if dt == 0.0 else min(1.0, 3.0 * dt)

@@ -270,3 +270,17 @@ def test_bind_pose_is_an_a_pose_standing_straight():
         assert along[1] < -0.9 and sign * along[0] > 0.15
     top = rest["head"][1] + bones[[b["name"] for b in bones].index("head")]["length"]
     assert abs(top - HEIGHT) < 1e-9
+
+
+def test_animate_off_stands_until_the_knob_is_placed():
+    scene = make_scene("humanoid")
+    settle(scene, 60)
+    scene.set_params(animate=False)
+    settle(scene, 60)
+    where = list(scene.walker.position)
+    settle(scene, 120)
+    assert scene.walker.position == where and not scene.state()["humanoid"]["walking"]
+    knob = scene.targets["knob"].position
+    scene.set_target("knob", knob)
+    settle(scene, 60)
+    assert math.dist(scene.walker.position, where) > 0.1
