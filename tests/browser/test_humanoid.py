@@ -33,9 +33,10 @@ def patch(image, x, y, half=3):
 
 
 def arrived(demo, page):
-    """The character walked up to the door and holds its knob, still (no scripted motion)."""
-    page.evaluate("ikDemo.set({animate: false})")
+    """The character walked up to the door and holds its knob, then still (no scripted motion)."""
     page.evaluate("ikDemo.advance(600, 1 / 60, 0)")
+    page.evaluate("ikDemo.set({animate: false})")
+    page.evaluate("ikDemo.advance(60, 1 / 60, 0)")
     state = demo.wait_frames(3)
     assert math.dist(body(page)["hand"], state["targets"]["knob"]) < 0.1, (body(page), state["targets"])
     return state
