@@ -134,10 +134,10 @@ class BoundChain:
         solve's when the nodes still hold it (no forward kinematics), else the nodes' rotations
         (and :attr:`slides`), posed (:func:`ikcore.kinematics.pose_of`)."""
         solution = self.solution
-        if solution is not None and self._holds(solution.rotations) and solution.frames.slides is self.slides:
+        if solution is not None and self.holds(solution.rotations) and solution.frames.slides is self.slides:
             return solution.frames
         found = self._framed
-        if found is None or not self._holds(found[0]) or found[1].slides is not self.slides:
+        if found is None or not self.holds(found[0]) or found[1].slides is not self.slides:
             rotations = self.rotations
             found = self._framed = (rotations, kinematics.pose_of(self.chain, rotations, self.slides))
             if self.slides is not None:
@@ -253,8 +253,8 @@ class BoundChain:
         """The end effector's world position."""
         return self.nodes[-1].world_position
 
-    def _holds(self, rotations):
-        # Whether the nodes hold these very rotation objects (nothing set them since).
+    def holds(self, rotations):
+        """Whether the nodes hold these very rotation objects (nothing set them since)."""
         return all(map(is_, map(_rotation_of, self.nodes), rotations))
 
     def _write(self, rotations, slides=None):

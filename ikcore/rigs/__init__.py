@@ -1,4 +1,5 @@
-"""The page's scenes, pure Python and headless: arm, tentacles, spider, race, robot, crowd, steps, playground.
+"""The page's scenes, pure Python and headless: arm, tentacles, spider, race, robot, crowd, steps, playground,
+humanoid.
 
 Start with :mod:`ikcore.rigs.scene`, which states the per-frame contract the
 page relies on. The pieces: :mod:`~ikcore.rigs.terrain` (a seeded heightfield),
@@ -15,9 +16,9 @@ The scene names and the statuses the page's shared array carries:
 
 >>> from ikcore import rigs
 >>> sorted(rigs.SCENES)
-['arm', 'crowd', 'playground', 'race', 'robot', 'spider', 'steps', 'tentacles']
+['arm', 'crowd', 'humanoid', 'playground', 'race', 'robot', 'spider', 'steps', 'tentacles']
 >>> rigs.CHAIN_SCENES
-('arm', 'tentacles', 'spider', 'race', 'robot', 'steps', 'playground')
+('arm', 'tentacles', 'spider', 'race', 'robot', 'steps', 'playground', 'humanoid')
 >>> sorted(rigs.URDF_ARMS)
 ['panda', 'scara_like', 'ur5_like']
 >>> rigs.STATUS_CODES

@@ -5,7 +5,7 @@ The contract
 ::
 
     scene = make_scene("spider")          # one of SCENES: arm, tentacles, spider, race, robot, crowd, steps,
-                                          # playground
+                                          # playground, humanoid
     layout = scene.layout()               # once: counts, offsets, static descriptions (again when
                                           # its "revision" changes: the steps scene's chain)
     buf = scene.allocate()                # once: array('d') of layout["size"] floats
@@ -64,7 +64,9 @@ turns the chains' records into the world in place:
             frame its bone and joint records are written in.
 
 ``layout()["chains"]`` says which bone and joint records belong to which chain.
-Scenes with ground give ``layout()["terrain"]`` and ``scene.terrain_grid()``.
+Scenes with ground give ``layout()["terrain"]`` and ``scene.terrain_grid()``. The humanoid adds a
+section ``skin`` after ``frames``, the world pose of each bone a skinned mesh follows, described by
+``layout()["skin"]`` (:mod:`ikcore.rigs.humanoid_skin`).
 
 For the page's framing and panel, ``layout()`` also gives ``bounds`` (the box,
 ``{"min": [x, y, z], "max": [x, y, z]}``, that the scene's content keeps within
@@ -654,7 +656,8 @@ def _factory(module, cls):
 SCENES = {"arm": _factory("arm", "ArmScene"), "tentacles": _factory("tentacle", "TentacleScene"),
           "spider": _factory("spider", "SpiderScene"), "race": _factory("race", "RaceScene"),
           "robot": _factory("robot", "RobotScene"), "crowd": _factory("crowd", "CrowdScene"),
-          "steps": _factory("steps", "StepsScene"), "playground": _factory("playground", "PlaygroundScene")}
+          "steps": _factory("steps", "StepsScene"), "playground": _factory("playground", "PlaygroundScene"),
+          "humanoid": _factory("humanoid", "HumanoidScene")}
 #: The scenes drawn from the chains, bones, joints and targets of the contract above; the crowd
 #: writes columns of its own instead (:mod:`ikcore.rigs.crowd`).
 CHAIN_SCENES = tuple(name for name in SCENES if name != "crowd")

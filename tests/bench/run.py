@@ -16,7 +16,9 @@ machine instructions under valgrind: the same count in every run; needs
 hip and knee: success and iterations per method), ``robot`` (the Panda-like
 7-joint arm on 6-D targets: solve rate, median and p95 CPU time, iterations,
 against ikpy), ``urdf`` (the arms shipped as URDF on 4x4 poses, with and without an
-axis mask: solve rate, median and p95 against a forward pass), ``tracking`` (warm-started
+axis mask: solve rate, median and p95 against a forward pass), ``humanoid`` (the seeds' humanoid
+claims on the humanoid scene's leg, arm and spine: cold solve rate and iterations per method, and
+the scene's iterations a frame when warm), ``tracking`` (warm-started
 per-frame solves), ``batch``
 (``solve_batch`` against a loop and a reference numpy FABRIK), ``legs`` (batched
 two_bone and limited FABRIK legs against the bare two-bone kernel, CPython and
@@ -44,8 +46,8 @@ import numpy as np
 
 import ikcore
 
-from . import (batched, goals, hard_report, in_browser, in_node, instructions, peers, processes, report, robot,
-               solves, tracking, urdf_arms)
+from . import (batched, goals, hard_report, humanoid, in_browser, in_node, instructions, peers, processes, report,
+               robot, solves, tracking, urdf_arms)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -82,6 +84,7 @@ SECTIONS = {
     "hard": hard_report.section,
     "robot": robot.section,
     "urdf": urdf_arms.section,
+    "humanoid": humanoid.section,
     "batch": batched.section,
     "legs": batched.legs_section,
     "pyodide": in_node.section,
@@ -148,13 +151,16 @@ def goal_lines(results):
     for name, r in results.get("browser", {}).get("scenes", {}).items():
         lines.append(f"- {name}, frame / empty frame of the page, Chromium: "
                      f"{verdict(r['empty'], goals.SCENE_EMPTY_FRAME[name])}")
+    humanoid = results.get("browser", {}).get("humanoid")
+    if humanoid:
+        lines.append(f"- humanoid, frame / spider frame, Chromium: {verdict(humanoid['ratio'], goals.HUMANOID_SPIDER)}")
     return lines
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.bench.run", description=__doc__.split("\n")[0])
     parser.add_argument("--section",
-                        default="cpython,processes,instructions,hard,robot,urdf,tracking,batch,legs,pyodide,browser,spiders",
+                        default="cpython,processes,instructions,hard,robot,urdf,humanoid,tracking,batch,legs,pyodide,browser,spiders",
                         help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="small budgets: a smoke run")
     parser.add_argument("--sizes", help="comma-separated N (default 3,10,30,100)")

@@ -216,7 +216,7 @@ def test_buffer_follows_the_layout(name):
     assert scene.write(buf) == layout["size"]
     sec = layout["sections"]
     offset = 0
-    for key in ("bones", "joints", "targets", "chains", "frames"):
+    for key in ("bones", "joints", "targets", "chains", "frames", *(("skin",) if "skin" in sec else ())):
         assert sec[key]["offset"] == offset
         offset += sec[key]["count"] * sec[key]["stride"]
     assert offset == layout["size"]

@@ -10,7 +10,7 @@ from ikcore.rigs import CHAIN_SCENES, make_scene
 from ikcore.rigs.scene import MAX_COORDINATE
 
 DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target",
-           "playground": "target"}
+           "playground": "target", "humanoid": "knob"}
 
 
 @pytest.mark.parametrize("name", CHAIN_SCENES)
@@ -19,8 +19,9 @@ def test_far_target_keeps_a_finite_pose(name, far):
     scene = make_scene(name)
     buf = scene.allocate()
     point = (far, 0.5 * far, far)
-    if name == "spider":
-        # The spider walks on its terrain only: a destination off it is refused with the bounds.
+    if name in ("spider", "humanoid"):
+        # The spider walks on its terrain only (and the humanoid to its knob): a destination off it is
+        # refused with the bounds.
         with pytest.raises(IKError, match="must lie within"):
             scene.set_target(DRAGGED[name], point)
         return

@@ -51,6 +51,9 @@ def expected(scene):
     for limb in scene.limbs:
         position, rotation = limb.bound.parent_transform()
         out += [*position, *rotation]
+    # The humanoid's skin section: each skin bone's node seen through its rest frame.
+    for _, _, _, _, node, rest in getattr(scene, "skin", ()):
+        out += [*node.world_position, *rot.multiply(node.world_rotation, rest)]
     return array("d", out).tobytes()
 
 
