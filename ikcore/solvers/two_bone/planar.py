@@ -145,17 +145,27 @@ class PlanarLeg:
     def solve(self, count, targets, poles, angles, tolerance, out):
         """Solve ``count`` copies of the leg.
 
-        Each target is first taken by the triangle itself, by cosines and sines:
-        with ``u`` the aim (the target's direction in the plane, at ``rho`` from
-        the root), bone 0 points at ``u`` turned by ``-+alpha`` and the knee's
-        angle is ``-psi +- gamma``. Where both fall within their ranges the side
-        meets the triangle, the tip on the chord at ``dc``: no pose comes
-        nearer, its error is ``hypot(dc - rho, z)``. The other side, its knee
-        clamped onto ``lo`` or ``hi``, keeps its tip at a fixed distance from
-        the root (the law of cosines), which bounds its error from below: where
-        that bound is farther, the side that meets the triangle wins outright.
-        Otherwise both sides are weighed in full (:meth:`_weigh`), or, where no
-        side meets the triangle, taken by their angles (:meth:`_by_angles`).
+        Each target is first taken by the triangle itself, by cosines and sines.
+        With ``u`` the aim (the target's direction in the plane, at ``rho`` from
+        the root) and ``dc`` that distance clamped into the shell, the law of
+        cosines in half-angle form (as :func:`~ikcore.solvers.two_bone.triangle`)
+        gives ``1 +- cos`` of the angle alpha at the root and of the angle gamma
+        between the bones as products of the sides, and gamma's sine by the law
+        of sines (``l2`` faces alpha, ``dc`` the knee's inner angle, whose sine
+        is gamma's). Side 1 turns bone 0 by ``-alpha`` from the aim and bends the
+        knee to ``-psi + gamma``, side 2 the other way: each side is bone 0's
+        direction and the knee angle's cosine and sine. An angle lies within its
+        range ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``.
+
+        Where both angles of a side fall within their ranges the side meets the
+        triangle, the tip on the chord at ``dc``: no pose comes nearer, its error
+        is ``hypot(dc - rho, z)``. The other side, its knee clamped onto ``lo`` or
+        ``hi``, keeps its tip at a fixed distance from the root (the law of
+        cosines), which bounds its error from below: where that bound is
+        farther, the side that meets the triangle wins outright (most targets:
+        its pose is :meth:`_met`'s, worked out here). Otherwise both sides are
+        weighed in full (:meth:`_weigh`), or, where no side meets the triangle,
+        taken by their angles (:meth:`_by_angles`).
 
         Parameters
         ----------
@@ -176,89 +186,74 @@ class PlanarLeg:
         e1x, e1y, e1z = self.e1
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
+        l2, long, short = self.l2, self.l1 + self.l2, self.l1 - self.l2
+        least, cpsi, spsi = abs(short), self.cos_psi, self.sin_psi
+        hmx, hmy, hcw, hfull = self.hip_arc
+        kmx, kmy, kcw, kfull = self.knee_arc
+        reach_lo, reach_hi = self.knee_reaches
+        bounds, near = self.bounds, 1e-9 * self.reach
         tie = 1e-12 * self.reach
         xs, ys, zs = targets
         t0s, t1s = angles
+        errors, status, points = out.errors, out.status, out.knees is not None
         for k in range(count):
-            # The target in plane coordinates (x, y), off the plane (z), and its distance d from the
-            # root, measured as Chain.reachable measures it (math.dist's norm of the same differences),
-            # so that a target on an edge of the shell gets the status solve() gives it.
+            # The target in plane coordinates (x, y), off the plane (z).
             tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
             x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
-            d = hypot(tx, ty, tz)
-            error, t0, t1, kx, ky, fx, fy = self._choose(x, y, z, t0s[k], t1s[k], poles, k, tie)
+            rho = hypot(x, y)
+            pose = None
+            if rho > near:
+                # The triangle on the target's foot, and its two sides.
+                dc = min(max(rho, least), long)
+                p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+                ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+                p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+                cg, sg = (p - q) / (p + q), sa * dc / l2
+                ux, uy = x / rho, y / rho
+                h1x, h1y, k1c, k1s = ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg
+                h2x, h2y, k2c, k2s = ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg
+                knee1 = kfull or k1c * kmx + k1s * kmy >= kcw
+                met1 = knee1 and (hfull or h1x * hmx + h1y * hmy >= hcw)
+                knee2 = kfull or k2c * kmx + k2s * kmy >= kcw
+                met2 = knee2 and (hfull or h2x * hmx + h2y * hmy >= hcw)
+                bound = sqrt((dc - rho) ** 2 + z * z) + tie
+                off_lo, off_hi = reach_lo - rho, reach_hi - rho
+                if (met1 != met2 and not (knee1 and knee2)
+                        and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
+                    # One side meets the triangle and the other's knee is out of range, no nearer
+                    # than its bound: the first wins outright (the two compared by their squares).
+                    if met2:
+                        h1x, h1y, k1c, k1s = h2x, h2y, k2c, k2s
+                    t0, t1 = atan2(h1y, h1x), atan2(k1s, k1c)
+                    if bounds is None or not (bounds[0] <= t0 <= bounds[1] and bounds[2] <= t1 <= bounds[3]):
+                        # Past an end after all, or in a range that numbers its angles otherwise.
+                        pose = self._met((h1x, h1y, k1c, k1s), dc * ux, dc * uy, x, y, z)
+                    else:
+                        fx, fy = dc * ux, dc * uy
+                        pose = (hypot(fx - x, fy - y, z), t0, t1, self.l1 * h1x, self.l1 * h1y, fx, fy)
+                elif met1 or met2:
+                    pose = self._weigh((x, y, z, rho), (t0s[k], t1s[k]), self._pole(poles, k), tie, dc,
+                                       (((h1x, h1y, k1c, k1s), met1), ((h2x, h2y, k2c, k2s), met2)))
+            if pose is None:
+                # No side meets the triangle within its ranges (or rounding says one does not after all).
+                pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
+            error, t0, t1, kx, ky, fx, fy = pose
             if error > tolerance and error > tie:
                 # Never farther than the start.
                 start = self._posed(t0s[k], t1s[k], x, y, z)
                 if error > start[0] + tie:
                     error, t0, t1, kx, ky, fx, fy = start
             t0s[k], t1s[k] = t0, t1
-            if out.knees is not None:
+            if points:
                 self._write(out, k, kx, ky, fx, fy)
-            out.errors[k] = error
-            out.status[k] = (CONVERGED if error <= tolerance
-                             else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
-
-    def _sides(self, rho, x, y):
-        """The triangle on the target's foot ``(x, y)`` (at ``rho`` from the root) and its two sides:
-        ``(dc, ux, uy, side1, side2)``, with ``dc`` the distance clamped into the shell, ``(ux, uy)``
-        the aim and each side ``(hx, hy, kc, ks)``: bone 0's direction, the knee angle's cosine and
-        sine. Side 1 turns bone 0 by ``-alpha`` from the aim and bends the knee by ``+gamma``, side 2
-        the other way.
-
-        Alpha at the root and gamma between the bones come by the law of cosines in half-angle form
-        (as :func:`~ikcore.solvers.two_bone.triangle`): ``1 +- cos`` of each angle as products of
-        the sides; gamma's sine by the law of sines (``l2`` faces alpha, ``dc`` the knee's inner
-        angle, whose sine is gamma's).
-        """
-        l2 = self.l2
-        long, short = self.l1 + l2, self.l1 - l2
-        cpsi, spsi = self.cos_psi, self.sin_psi
-        dc = min(max(rho, abs(short)), long)
-        p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
-        ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-        p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
-        cg, sg = (p - q) / (p + q), sa * dc / l2
-        ux, uy = x / rho, y / rho
-        side1 = (ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg)
-        side2 = (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg)
-        return dc, ux, uy, side1, side2
-
-    def _within(self, side):
-        """Whether a side's knee lies within its range, and whether its hip does too: ``(knee,
-        both)``. An angle lies within ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``."""
-        hx, hy, kc, ks = side
-        hmx, hmy, hcw, hfull = self.hip_arc
-        kmx, kmy, kcw, kfull = self.knee_arc
-        knee = kfull or kc * kmx + ks * kmy >= kcw
-        return knee, knee and (hfull or hx * hmx + hy * hmy >= hcw)
-
-    def _choose(self, x, y, z, t0, t1, poles, k, tie):
-        """The pose for the target ``(x, y, z)`` in plane coordinates from the start angles ``t0``,
-        ``t1`` (the choice :meth:`solve` describes): ``(error, t0, t1, kx, ky, fx, fy)``."""
-        rho = hypot(x, y)
-        if rho > 1e-9 * self.reach:
-            dc, ux, uy, side1, side2 = self._sides(rho, x, y)
-            knee1, met1 = self._within(side1)
-            knee2, met2 = self._within(side2)
-            exact = sqrt((dc - rho) ** 2 + z * z)
-            # One side meets the triangle and the other's knee is out of range: clamped onto lo
-            # or hi, its tip stays reach_lo or reach_hi from the root, so it comes no nearer the
-            # target than hypot(reach - rho, z). Where that is farther than the triangle's error,
-            # the first side wins outright (most targets). (The two compared by their squares.)
-            reach_lo, reach_hi = self.knee_reaches
-            off_lo, off_hi, bound = reach_lo - rho, reach_hi - rho, exact + tie
-            pose = None
-            if (met1 != met2 and not (knee1 and knee2)
-                    and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
-                pose = self._met(side1 if met1 else side2, dc * ux, dc * uy, x, y, z)
-            elif met1 or met2:
-                pose = self._weigh((x, y, z, rho), (t0, t1), self._pole(poles, k), tie, dc,
-                                   ((side1, met1), (side2, met2)))
-            if pose is not None:
-                return pose
-        # No side meets the triangle within its ranges (or rounding says one does not after all).
-        return self._by_angles(x, y, z, rho, t0, t1, poles, k, tie)
+            errors[k] = error
+            if error <= tolerance:
+                status[k] = CONVERGED
+            else:
+                # The distance from the root measured as Chain.reachable measures it (math.dist's norm
+                # of the same differences), so that a target on an edge of the shell gets the status
+                # solve() gives it.
+                status[k] = UNREACHABLE if not self.min_reach <= hypot(tx, ty, tz) <= self.reach else STALLED
 
     def _write(self, out, k, kx, ky, fx, fy):
         """Leg ``k``'s knee ``(kx, ky)`` and tip ``(fx, fy)``, plane coordinates, into ``out`` as world
