@@ -107,6 +107,9 @@ class PlanarLeg:
         Bone 1's rest angle from ``e1``.
     hip, knee : (lo, hi, full)
         The hinges' ranges.
+    hip_arc, gamma_arc : (mx, my, cos_half, full)
+        The hip's range, and the knee's as a range of the angle between the
+        bones, as their middles' directions and the cosines of their half widths.
     bounds : (lo0, hi0, lo1, hi1) or None
         Where both ranges number their angles as atan2 does (a whole turn, or
         an arc within ``(-pi, pi]`` clear of its ends): the bounds a side's
@@ -127,7 +130,10 @@ class PlanarLeg:
         self.reach, self.min_reach = chain.reach, chain.min_reach
         self.hip, self.knee = _range(joints[0]), _range(joints[1])
         self.cos_psi, self.sin_psi = cos(self.psi), sin(self.psi)
-        self.hip_arc, self.knee_arc = _arc(self.hip), _arc(self.knee)
+        # The knee's angle is -psi + gamma or -psi - gamma (gamma the angle between the bones): within
+        # [lo, hi] when +-gamma is within [lo + psi, hi + psi], its range seen as a range of gamma.
+        lo, hi, full = self.knee
+        self.hip_arc, self.gamma_arc = _arc(self.hip), _arc((lo + self.psi, hi + self.psi, full))
         hip, knee = _bounds(self.hip), _bounds(self.knee)
         self.bounds = None if hip is None or knee is None else (*hip, *knee)
         # The tip's distance from the root with the knee on either end of its range.
@@ -142,7 +148,7 @@ class PlanarLeg:
         return (sum(a * b for a, b in zip(w, self.e1)), sum(a * b for a, b in zip(w, self.e2)),
                 sum(a * b for a, b in zip(w, self.axis)))
 
-    def solve(self, count, targets, poles, angles, tolerance, out):
+    def solve(self, count, targets, poles, angles, tolerance, out, plane=False):
         """Solve ``count`` copies of the leg.
 
         Each target is first taken by the triangle itself, by cosines and sines.
@@ -153,9 +159,14 @@ class PlanarLeg:
         between the bones as products of the sides, and gamma's sine by the law
         of sines (``l2`` faces alpha, ``dc`` the knee's inner angle, whose sine
         is gamma's). Side 1 turns bone 0 by ``-alpha`` from the aim and bends the
-        knee to ``-psi + gamma``, side 2 the other way: each side is bone 0's
-        direction and the knee angle's cosine and sine. An angle lies within its
-        range ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``.
+        knee to ``-psi + gamma``, side 2 the other way.
+
+        An angle ``theta`` lies within a range ``[lo, hi]`` when ``cos(theta -
+        mid) >= cos(half width)``, and both sides are tested at once by the
+        cosine of a sum: the knee's ``+-gamma`` against its range as a range of
+        gamma (:attr:`gamma_arc`, middle ``m``) by ``cos gamma cos m +- sin gamma
+        sin m``, the hip's ``aim -+ alpha`` by ``cos(aim - m) cos alpha +-
+        sin(aim - m) sin alpha``.
 
         Where both angles of a side fall within their ranges the side meets the
         triangle, the tip on the chord at ``dc``: no pose comes nearer, its error
@@ -171,16 +182,19 @@ class PlanarLeg:
         ----------
         count : int
         targets : (xs, ys, zs)
-            Flat arrays of the targets, in the leg's frame.
+            Flat arrays of the targets, in the leg's frame, or with ``plane`` in
+            plane coordinates (:meth:`in_plane`).
         poles : (xs, ys, zs) or None
-            Flat arrays of the poles (each leg's own), or ``None``: each knee
-            keeps the side it is on.
+            Flat arrays of the poles (each leg's own) in the leg's frame, or
+            ``None``: each knee keeps the side it is on.
         angles : (t0s, t1s)
             Flat arrays of the hip and knee angles: the start, replaced by the
             solved ones.
         tolerance : float
         out : LegResults
             Where the knees and tips (unless it has none), errors and statuses go.
+        plane : bool
+            Whether the targets are given in plane coordinates.
         """
         rx, ry, rz = self.root
         e1x, e1y, e1z = self.e1
@@ -189,7 +203,7 @@ class PlanarLeg:
         l2, long, short = self.l2, self.l1 + self.l2, self.l1 - self.l2
         least, cpsi, spsi = abs(short), self.cos_psi, self.sin_psi
         hmx, hmy, hcw, hfull = self.hip_arc
-        kmx, kmy, kcw, kfull = self.knee_arc
+        gmx, gmy, gcw, kfull = self.gamma_arc
         reach_lo, reach_hi = self.knee_reaches
         bounds, near = self.bounds, 1e-9 * self.reach
         tie = 1e-12 * self.reach
@@ -197,43 +211,42 @@ class PlanarLeg:
         t0s, t1s = angles
         errors, status, points = out.errors, out.status, out.knees is not None
         for k in range(count):
-            # The target in plane coordinates (x, y), off the plane (z).
-            tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
-            x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
+            if plane:
+                x, y, z = xs[k], ys[k], zs[k]
+            else:
+                # The target in plane coordinates (x, y), off the plane (z).
+                tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
+                x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
             rho = hypot(x, y)
             pose = None
             if rho > near:
-                # The triangle on the target's foot, and its two sides.
+                # The triangle on the target's foot: alpha's and gamma's cosines and sines.
                 dc = min(max(rho, least), long)
                 p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
                 ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
                 p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
                 cg, sg = (p - q) / (p + q), sa * dc / l2
                 ux, uy = x / rho, y / rho
-                h1x, h1y, k1c, k1s = ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg
-                h2x, h2y, k2c, k2s = ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg
-                knee1 = kfull or k1c * kmx + k1s * kmy >= kcw
-                met1 = knee1 and (hfull or h1x * hmx + h1y * hmy >= hcw)
-                knee2 = kfull or k2c * kmx + k2s * kmy >= kcw
-                met2 = knee2 and (hfull or h2x * hmx + h2y * hmy >= hcw)
-                bound = sqrt((dc - rho) ** 2 + z * z) + tie
-                off_lo, off_hi = reach_lo - rho, reach_hi - rho
-                if (met1 != met2 and not (knee1 and knee2)
-                        and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
-                    # One side meets the triangle and the other's knee is out of range, no nearer
-                    # than its bound: the first wins outright (the two compared by their squares).
-                    if met2:
-                        h1x, h1y, k1c, k1s = h2x, h2y, k2c, k2s
-                    t0, t1 = atan2(h1y, h1x), atan2(k1s, k1c)
-                    if bounds is None or not (bounds[0] <= t0 <= bounds[1] and bounds[2] <= t1 <= bounds[3]):
-                        # Past an end after all, or in a range that numbers its angles otherwise.
-                        pose = self._met((h1x, h1y, k1c, k1s), dc * ux, dc * uy, x, y, z)
-                    else:
-                        fx, fy = dc * ux, dc * uy
-                        pose = (hypot(fx - x, fy - y, z), t0, t1, self.l1 * h1x, self.l1 * h1y, fx, fy)
+                # Each side's knee, then its hip, within its range (the cosines of sums above).
+                c, s = cg * gmx, sg * gmy
+                knee1, knee2 = kfull or c + s >= gcw, kfull or c - s >= gcw
+                c, s = (ux * hmx + uy * hmy) * ca, (uy * hmx - ux * hmy) * sa
+                met1, met2 = knee1 and (hfull or c + s >= hcw), knee2 and (hfull or c - s >= hcw)
+                if met1 != met2 and not (knee1 and knee2):
+                    bound = sqrt((dc - rho) ** 2 + z * z) + tie
+                    off_lo, off_hi = reach_lo - rho, reach_hi - rho
+                    if min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound:
+                        # One side meets the triangle and the other's knee is out of range, no nearer
+                        # than its bound: the first wins outright (the two compared by their squares).
+                        # Its bone 0 and knee (side 2 is side 1 with alpha and gamma negated).
+                        s, t = (sa, sg) if met1 else (-sa, -sg)
+                        side = (ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg)
+                        pose = self._met(side, dc * ux, dc * uy, x, y, z)
                 elif met1 or met2:
+                    sides = ((ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg),
+                             (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg))
                     pose = self._weigh((x, y, z, rho), (t0s[k], t1s[k]), self._pole(poles, k), tie, dc,
-                                       (((h1x, h1y, k1c, k1s), met1), ((h2x, h2y, k2c, k2s), met2)))
+                                       tuple(zip(sides, (met1, met2))))
             if pose is None:
                 # No side meets the triangle within its ranges (or rounding says one does not after all).
                 pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
@@ -253,7 +266,8 @@ class PlanarLeg:
                 # The distance from the root measured as Chain.reachable measures it (math.dist's norm
                 # of the same differences), so that a target on an edge of the shell gets the status
                 # solve() gives it.
-                status[k] = UNREACHABLE if not self.min_reach <= hypot(tx, ty, tz) <= self.reach else STALLED
+                d = hypot(x, y, z) if plane else hypot(tx, ty, tz)
+                status[k] = UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED
 
     def _write(self, out, k, kx, ky, fx, fy):
         """Leg ``k``'s knee ``(kx, ky)`` and tip ``(fx, fy)``, plane coordinates, into ``out`` as world
