@@ -9,14 +9,18 @@ planar leg. Per frame, for every leg of every walker:
 2. **The coxa's aim.** The yaw that puts the foot in the leg's plane,
    ``yaw = atan2(-l_z, l_x) - base`` (``base`` the leg's rest heading), into
    ``(-pi, pi]`` and, with the limits on, within ``+-YAW_RANGE``. Turned back
-   by ``a = base + yaw`` about y, the foot is ``(cos a l_x - sin a l_z, l_y,
-   sin a l_x + cos a l_z)`` in the coxa's frame; where the yaw was not
-   clamped, ``a`` is the foot's own direction and that is simply
-   ``(|l_xz|, l_y, 0)``.
-3. **The planar solve.** All the legs' targets go to one call of the planar
+   by ``a = base + yaw`` about y, the foot is ``F = (cos a l_x - sin a l_z,
+   l_y, sin a l_x + cos a l_z)`` in the coxa's frame; where the yaw was not
+   clamped, ``a`` is the foot's own direction and that is simply ``(|l_xz|,
+   l_y, 0)``.
+3. **Into the leg's plane.** The planar leg's coordinates of the foot, from
+   the femur's root ``r`` along the plane's axes and the hinges' axis (the
+   rows of ``E``): ``E (F - r) = E F - E r``, with ``E r`` worked out once.
+4. **The planar solve.** All the legs' targets go to one call of the planar
    two_bone kernel (:class:`ikcore.solvers.two_bone.planar.PlanarLeg`), warm
    from the last frame's angles, with the spider's pole above the knee: the
-   legs are tracked together (:class:`~ikcore.solvers.two_bone.leg_tracker.LegTracker`).
+   legs are tracked together (:class:`~ikcore.solvers.two_bone.leg_tracker.LegTracker`),
+   their targets given in the leg's plane.
 
 What comes out, per leg, is three angles: the coxa's yaw, the femur's and the
 tibia's (from rest, about the coxa's z axis). With the rig's geometry
@@ -59,8 +63,12 @@ class CrowdLegs:
         self._mounts = tuple(zip(self.hips, self.bases))
         self.per_walker = len(self.hips)
         #: The planar legs, tracked together (their chains with and without the limits, their kernels).
-        self.tracked = LegTracker(Chain(LEG_POINTS, leg_joints()), pole=POLE, points=False)
+        self.tracked = LegTracker(Chain(LEG_POINTS, leg_joints()), pole=POLE, points=False, in_plane=True)
         self.chains, self.kernels, self.reach = self.tracked.chains, self.tracked.kernels, self.tracked.reach
+        # Step 3's E and E r (the leg's geometry is the same with the limits and without): per row of E,
+        # its three entries and its dot product with the root.
+        leg = self.kernels[True]
+        self._plane = tuple((*row, sum(a * b for a, b in zip(row, leg.root))) for row in (leg.e1, leg.e2, leg.axis))
         # The tracker's lists themselves, by the names the crowd gives them (resized in place).
         self.xs, self.ys, self.zs = self.tracked.targets
         self.femur, self.tibia = self.tracked.angles
@@ -88,8 +96,9 @@ class CrowdLegs:
         self.strain += [0.0] * (walkers - len(self.strain))
 
     def aim(self, walkers, bodies, gait, clamp):
-        """Steps 1 and 2 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
+        """Steps 1 to 3 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
         xs, ys, zs, yaws, strain = self.xs, self.ys, self.zs, self.yaw, self.strain
+        (e1x, e1y, e1z, c1), (e2x, e2y, e2z, c2), (ax, ay, az, c3) = self._plane
         fxs, fys, fzs = gait.fx, gait.fy, gait.fz
         n = 0
         for k in range(walkers.count):
@@ -117,16 +126,18 @@ class CrowdLegs:
                     yaw = math.copysign(YAW_RANGE, yaw)
                     a = base + yaw
                     c, s = math.cos(a), math.sin(a)
-                    xs[n], zs[n] = c * lx - s * lz, s * lx + c * lz
+                    fx, fz = c * lx - s * lz, s * lx + c * lz
                 else:
-                    xs[n], zs[n] = math.hypot(lx, lz), 0.0
-                ys[n] = ly
+                    fx, fz = math.hypot(lx, lz), 0.0
+                xs[n] = e1x * fx + e1y * ly + e1z * fz - c1
+                ys[n] = e2x * fx + e2y * ly + e2z * fz - c2
+                zs[n] = ax * fx + ay * ly + az * fz - c3
                 yaws[n] = yaw
                 n += 1
             strain[k] = most
 
     def solve(self, tolerance, constrained):
-        """Step 3: every leg in one call of the planar kernel; ``tolerance`` is relative to the leg's
+        """Step 4: every leg in one call of the planar kernel; ``tolerance`` is relative to the leg's
         reach. Returns the number of legs that converged."""
         self.tracked.constrained = constrained
         return self.tracked.solve(tolerance * self.reach)

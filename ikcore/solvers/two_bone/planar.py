@@ -140,6 +140,11 @@ class PlanarLeg:
         self.knee_reaches = tuple(sqrt(max(0.0, self.l1 ** 2 + self.l2 ** 2 + 2.0 * self.l1 * self.l2 * cos(self.psi + a)))
                                   for a in self.knee[:2])
 
+    def in_plane(self, point):
+        """A point of the leg's frame in plane coordinates: from the root, along ``e1``, ``e2`` and the
+        axis."""
+        return self._in_plane(tuple(c - r for c, r in zip(point, self.root)))
+
     def across(self, x, y, z=0.0):
         """:func:`ikcore.rotation.perpendicular` of the vector ``(x, y, z)`` in plane coordinates, in
         plane coordinates (the reference's choice where nothing else says which way to bend)."""
