@@ -13,9 +13,11 @@ planar leg. Per frame, for every leg of every walker:
    l_y, sin a l_x + cos a l_z)`` in the coxa's frame; where the yaw was not
    clamped, ``a`` is the foot's own direction and that is simply ``(|l_xz|,
    l_y, 0)``.
-3. **Into the leg's plane.** The planar leg's coordinates of the foot, from
-   the femur's root ``r`` along the plane's axes and the hinges' axis (the
-   rows of ``E``): ``E (F - r) = E F - E r``, with ``E r`` worked out once.
+3. **Into the leg's plane.** The leg's hinges turn about the coxa's z axis
+   and its plane is the coxa's x-y plane: the planar kernel's coordinates of
+   the foot are its x and y from the femur's root ``r`` along the plane's axes
+   ``e1``, ``e2``, and its z. With ``e1 r`` and ``e2 r`` worked out once,
+   ``(e1 . F - e1 . r, e2 . F - e2 . r, F_z)``.
 4. **The planar solve.** All the legs' targets go to one call of the planar
    two_bone kernel (:class:`ikcore.solvers.two_bone.planar.PlanarLeg`), warm
    from the last frame's angles, with the spider's pole above the knee: the
@@ -65,10 +67,11 @@ class CrowdLegs:
         #: The planar legs, tracked together (their chains with and without the limits, their kernels).
         self.tracked = LegTracker(Chain(LEG_POINTS, leg_joints()), pole=POLE, points=False, in_plane=True)
         self.chains, self.kernels, self.reach = self.tracked.chains, self.tracked.kernels, self.tracked.reach
-        # Step 3's E and E r (the leg's geometry is the same with the limits and without): per row of E,
-        # its three entries and its dot product with the root.
+        # Step 3's plane (the leg's geometry is the same with the limits and without): its axes' x and y,
+        # and their dot products with the root.
         leg = self.kernels[True]
-        self._plane = tuple((*row, sum(a * b for a, b in zip(row, leg.root))) for row in (leg.e1, leg.e2, leg.axis))
+        assert leg.axis == (0.0, 0.0, 1.0) and leg.e1[2] == leg.e2[2] == leg.root[2] == 0.0, "a leg in the coxa's x-y plane"
+        self._plane = tuple((e[0], e[1], e[0] * leg.root[0] + e[1] * leg.root[1]) for e in (leg.e1, leg.e2))
         # The tracker's lists themselves, by the names the crowd gives them (resized in place).
         self.xs, self.ys, self.zs = self.tracked.targets
         self.femur, self.tibia = self.tracked.angles
@@ -98,7 +101,7 @@ class CrowdLegs:
     def aim(self, walkers, bodies, gait, clamp):
         """Steps 1 to 3 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
         xs, ys, zs, yaws, strain = self.xs, self.ys, self.zs, self.yaw, self.strain
-        (e1x, e1y, e1z, c1), (e2x, e2y, e2z, c2), (ax, ay, az, c3) = self._plane
+        (e1x, e1y, c1), (e2x, e2y, c2) = self._plane
         fxs, fys, fzs = gait.fx, gait.fy, gait.fz
         n = 0
         for k in range(walkers.count):
@@ -126,12 +129,10 @@ class CrowdLegs:
                     yaw = math.copysign(YAW_RANGE, yaw)
                     a = base + yaw
                     c, s = math.cos(a), math.sin(a)
-                    fx, fz = c * lx - s * lz, s * lx + c * lz
+                    fx, zs[n] = c * lx - s * lz, s * lx + c * lz
                 else:
-                    fx, fz = math.hypot(lx, lz), 0.0
-                xs[n] = e1x * fx + e1y * ly + e1z * fz - c1
-                ys[n] = e2x * fx + e2y * ly + e2z * fz - c2
-                zs[n] = ax * fx + ay * ly + az * fz - c3
+                    fx, zs[n] = math.sqrt(lx * lx + lz * lz), 0.0
+                xs[n], ys[n] = e1x * fx + e1y * ly - c1, e2x * fx + e2y * ly - c2
                 yaws[n] = yaw
                 n += 1
             strain[k] = most
