@@ -30,7 +30,7 @@ tibia's (from rest, about the coxa's z axis). With the rig's geometry
 from them, and Python works out no leg's world transform.
 """
 
-import math
+from math import atan2, copysign, cos, pi, sin, sqrt, tau
 
 from ..chain import Chain
 from ..solvers.two_bone.leg_tracker import LegTracker
@@ -117,21 +117,21 @@ class CrowdLegs:
                 lx = r00 * dx + r10 * dy + r20 * dz - hx
                 ly = r01 * dx + r11 * dy + r21 * dz - hy
                 lz = r02 * dx + r12 * dy + r22 * dz - hz
-                yaw = math.atan2(-lz, lx) - base
-                if yaw > math.pi:
-                    yaw -= math.tau
-                elif yaw <= -math.pi:
-                    yaw += math.tau
+                yaw = atan2(-lz, lx) - base
+                if yaw > pi:
+                    yaw -= tau
+                elif yaw <= -pi:
+                    yaw += tau
                 turn = abs(yaw)
                 if turn > most:
                     most = turn
                 if clamp and turn > YAW_RANGE:
-                    yaw = math.copysign(YAW_RANGE, yaw)
+                    yaw = copysign(YAW_RANGE, yaw)
                     a = base + yaw
-                    c, s = math.cos(a), math.sin(a)
+                    c, s = cos(a), sin(a)
                     fx, zs[n] = c * lx - s * lz, s * lx + c * lz
                 else:
-                    fx, zs[n] = math.sqrt(lx * lx + lz * lz), 0.0
+                    fx, zs[n] = sqrt(lx * lx + lz * lz), 0.0
                 xs[n], ys[n] = e1x * fx + e1y * ly - c1, e2x * fx + e2y * ly - c2
                 yaws[n] = yaw
                 n += 1

@@ -179,7 +179,8 @@ class PlanarLeg:
         ``hi``, keeps its tip at a fixed distance from the root (the law of
         cosines), which bounds its error from below: where that bound is
         farther, the side that meets the triangle wins outright (most targets:
-        its pose is :meth:`_met`'s, worked out here). Otherwise both sides are
+        its pose is :meth:`_met`'s, worked out here where its angles fall
+        within :attr:`bounds`). Otherwise both sides are
         weighed in full (:meth:`_weigh`), or, where no side meets the triangle,
         taken by their angles (:meth:`_by_angles`).
 
@@ -205,12 +206,13 @@ class PlanarLeg:
         e1x, e1y, e1z = self.e1
         e2x, e2y, e2z = self.e2
         ax, ay, az = self.axis
-        l2, long, short = self.l2, self.l1 + self.l2, self.l1 - self.l2
+        l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
         least, cpsi, spsi = abs(short), self.cos_psi, self.sin_psi
         hmx, hmy, hcw, hfull = self.hip_arc
         gmx, gmy, gcw, kfull = self.gamma_arc
         reach_lo, reach_hi = self.knee_reaches
         bounds, near = self.bounds, 1e-9 * self.reach
+        lo0, hi0, lo1, hi1 = bounds or (0.0, 0.0, 0.0, 0.0)
         tie = 1e-12 * self.reach
         xs, ys, zs = targets
         t0s, t1s = angles
@@ -238,15 +240,22 @@ class PlanarLeg:
                 c, s = (ux * hmx + uy * hmy) * ca, (uy * hmx - ux * hmy) * sa
                 met1, met2 = knee1 and (hfull or c + s >= hcw), knee2 and (hfull or c - s >= hcw)
                 if met1 != met2 and not (knee1 and knee2):
-                    bound = sqrt((dc - rho) ** 2 + z * z) + tie
-                    off_lo, off_hi = reach_lo - rho, reach_hi - rho
+                    off, off_lo, off_hi = dc - rho, reach_lo - rho, reach_hi - rho
+                    bound = sqrt(off * off + z * z) + tie
                     if min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound:
                         # One side meets the triangle and the other's knee is out of range, no nearer
                         # than its bound: the first wins outright (the two compared by their squares).
-                        # Its bone 0 and knee (side 2 is side 1 with alpha and gamma negated).
+                        # Its bone 0 and knee (side 2 is side 1 with alpha and gamma negated), their
+                        # angles, and the tip on the chord.
                         s, t = (sa, sg) if met1 else (-sa, -sg)
-                        side = (ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg)
-                        pose = self._met(side, dc * ux, dc * uy, x, y, z)
+                        hx, hy, kc, ks = ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg
+                        t0, t1 = atan2(hy, hx), atan2(ks, kc)
+                        fx, fy = dc * ux, dc * uy
+                        if bounds is not None and lo0 <= t0 <= hi0 and lo1 <= t1 <= hi1:
+                            pose = (hypot(fx - x, fy - y, z), t0, t1, l1 * hx, l1 * hy, fx, fy)
+                        else:
+                            # Past an end after all, or in ranges numbered otherwise.
+                            pose = self._met((hx, hy, kc, ks), fx, fy, x, y, z)
                 elif met1 or met2:
                     sides = ((ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg),
                              (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg))
