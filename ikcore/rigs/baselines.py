@@ -80,8 +80,9 @@ def bare_legs(crowd):
     frame."""
     legs = crowd.legs
     leg = legs.kernels[crowd.params["constraints"]]
-    xs, ys, zs = (list(column) for column in legs.tracked.targets)
-    px, py, pz = (list(column) for column in zip(*(leg.in_plane(p) for p in zip(*legs.poles))))
+    # Its own numbers, each column made at once (new floats, not the crowd's objects).
+    xs, ys, zs = ([c + 0.0 for c in column] for column in legs.tracked.targets)
+    px, py, pz = ([c + 0.0 for c in column] for column in zip(*(leg.in_plane(p) for p in zip(*legs.poles))))
     knees, feet = [None] * legs.count, [None] * legs.count
     l1, l2 = leg.l1, leg.l2
 
