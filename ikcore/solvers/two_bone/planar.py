@@ -28,6 +28,34 @@ cosines and sines (no angle until the chosen side's), and weighs a clamped side
 only where it could come as near (:meth:`PlanarLeg._weigh`); the angles' steps
 above are its way for the rest (:meth:`PlanarLeg._by_angles`).
 
+The triangle first
+------------------
+With ``u`` the aim (the target's direction in the plane, at ``rho`` from the
+root) and ``dc`` that distance clamped into the shell, the law of cosines in
+half-angle form (as :func:`~ikcore.solvers.two_bone.triangle`) gives ``1 +-
+cos`` of the angle alpha at the root and of the angle gamma between the bones
+as products of the sides, and gamma's sine by the law of sines (``l2`` faces
+alpha, ``dc`` the knee's inner angle, whose sine is gamma's). Side 1 turns bone
+0 by ``-alpha`` from the aim and bends the knee to ``-psi + gamma``, side 2 the
+other way.
+
+An angle ``theta`` lies within a range ``[lo, hi]`` when ``cos(theta - mid) >=
+cos(half width)``, and both sides are tested at once by the cosine of a sum:
+the knee's ``+-gamma`` against its range seen as a range of gamma
+(:attr:`PlanarLeg.gamma_arc`, middle ``m``) by ``cos gamma cos m +- sin gamma
+sin m``, the hip's ``aim -+ alpha`` by ``cos(aim - m) cos alpha +- sin(aim -
+m) sin alpha``.
+
+Where both angles of a side fall within their ranges the side meets the
+triangle, the tip on the chord at ``dc``: no pose comes nearer, its error is
+``hypot(dc - rho, z)``. The other side, its knee clamped onto ``lo`` or ``hi``,
+keeps its tip at a fixed distance from the root (the law of cosines), which
+bounds its error from below: where that bound is farther (the two compared by
+their squares), the side that meets the triangle wins outright (most targets:
+its pose is :meth:`PlanarLeg._met`'s, worked out in the loop where its angles
+fall within :attr:`PlanarLeg.bounds`). Otherwise both sides are weighed in
+full, or, where no side meets the triangle, taken by their angles.
+
 :meth:`PlanarLeg.solve` runs these steps for many legs of one shape, over flat
 arrays (one float per leg in each): no object per leg, the angles updated in
 place. Its results are the reference's for the same call (tests hold them to
@@ -154,72 +182,36 @@ class PlanarLeg:
                 sum(a * b for a, b in zip(w, self.axis)))
 
     def solve(self, count, targets, poles, angles, tolerance, out, plane=False):
-        """Solve ``count`` copies of the leg.
-
-        Each target is first taken by the triangle itself, by cosines and sines.
-        With ``u`` the aim (the target's direction in the plane, at ``rho`` from
-        the root) and ``dc`` that distance clamped into the shell, the law of
-        cosines in half-angle form (as :func:`~ikcore.solvers.two_bone.triangle`)
-        gives ``1 +- cos`` of the angle alpha at the root and of the angle gamma
-        between the bones as products of the sides, and gamma's sine by the law
-        of sines (``l2`` faces alpha, ``dc`` the knee's inner angle, whose sine
-        is gamma's). Side 1 turns bone 0 by ``-alpha`` from the aim and bends the
-        knee to ``-psi + gamma``, side 2 the other way.
-
-        An angle ``theta`` lies within a range ``[lo, hi]`` when ``cos(theta -
-        mid) >= cos(half width)``, and both sides are tested at once by the
-        cosine of a sum: the knee's ``+-gamma`` against its range as a range of
-        gamma (:attr:`gamma_arc`, middle ``m``) by ``cos gamma cos m +- sin gamma
-        sin m``, the hip's ``aim -+ alpha`` by ``cos(aim - m) cos alpha +-
-        sin(aim - m) sin alpha``.
-
-        Where both angles of a side fall within their ranges the side meets the
-        triangle, the tip on the chord at ``dc``: no pose comes nearer, its error
-        is ``hypot(dc - rho, z)``. The other side, its knee clamped onto ``lo`` or
-        ``hi``, keeps its tip at a fixed distance from the root (the law of
-        cosines), which bounds its error from below: where that bound is
-        farther, the side that meets the triangle wins outright (most targets:
-        its pose is :meth:`_met`'s, worked out here where its angles fall
-        within :attr:`bounds`). Otherwise both sides are
-        weighed in full (:meth:`_weigh`), or, where no side meets the triangle,
-        taken by their angles (:meth:`_by_angles`).
+        """Solve ``count`` copies of the leg: each by the triangle first (see the module docstring),
+        else by weighing both sides in full (:meth:`_weigh`) or by their angles (:meth:`_by_angles`).
 
         Parameters
         ----------
         count : int
         targets : (xs, ys, zs)
-            Flat arrays of the targets, in the leg's frame, or with ``plane`` in
-            plane coordinates (:meth:`in_plane`).
+            Flat arrays of the targets, in the leg's frame (with ``plane``, in plane coordinates).
         poles : (xs, ys, zs) or None
-            Flat arrays of the poles (each leg's own) in the leg's frame, or
-            ``None``: each knee keeps the side it is on.
+            Flat arrays of the poles (each leg's own) in the leg's frame, or ``None``: each knee keeps its side.
         angles : (t0s, t1s)
-            Flat arrays of the hip and knee angles: the start, replaced by the
-            solved ones.
+            Flat arrays of the hip and knee angles: the start, replaced by the solved ones.
         tolerance : float
         out : LegResults
             Where the knees and tips (unless it has none), errors and statuses go.
         plane : bool
-            Whether the targets are given in plane coordinates.
+            Whether the targets are given in plane coordinates (:meth:`in_plane`).
         """
-        rx, ry, rz = self.root
-        e1x, e1y, e1z = self.e1
-        e2x, e2y, e2z = self.e2
-        ax, ay, az = self.axis
+        (rx, ry, rz), (e1x, e1y, e1z), (e2x, e2y, e2z), (ax, ay, az) = self.root, self.e1, self.e2, self.axis
         l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
         least, cpsi, spsi = abs(short), self.cos_psi, self.sin_psi
-        hmx, hmy, hcw, hfull = self.hip_arc
-        gmx, gmy, gcw, kfull = self.gamma_arc
-        reach_lo, reach_hi = self.knee_reaches
-        bounds, near = self.bounds, 1e-9 * self.reach
+        (hmx, hmy, hcw, hfull), (gmx, gmy, gcw, kfull) = self.hip_arc, self.gamma_arc
+        (reach_lo, reach_hi), bounds = self.knee_reaches, self.bounds
         lo0, hi0, lo1, hi1 = bounds or (0.0, 0.0, 0.0, 0.0)
-        tie = 1e-12 * self.reach
-        xs, ys, zs = targets
-        t0s, t1s = angles
+        near, tie = 1e-9 * self.reach, 1e-12 * self.reach
+        (xs, ys, zs), (t0s, t1s) = targets, angles
         errors, status, points = out.errors, out.status, out.knees is not None
         for k in range(count):
             if plane:
-                x, y, z = xs[k], ys[k], zs[k]
+                x, y, z = tx, ty, tz = xs[k], ys[k], zs[k]
             else:
                 # The target in plane coordinates (x, y), off the plane (z).
                 tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
@@ -234,7 +226,7 @@ class PlanarLeg:
                 p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
                 cg, sg = (p - q) / (p + q), sa * dc / l2
                 ux, uy = x / rho, y / rho
-                # Each side's knee, then its hip, within its range (the cosines of sums above).
+                # Each side's knee, then its hip, within its range (by the cosine of a sum).
                 c, s = cg * gmx, sg * gmy
                 knee1, knee2 = kfull or c + s >= gcw, kfull or c - s >= gcw
                 c, s = (ux * hmx + uy * hmy) * ca, (uy * hmx - ux * hmy) * sa
@@ -243,10 +235,8 @@ class PlanarLeg:
                     off, off_lo, off_hi = dc - rho, reach_lo - rho, reach_hi - rho
                     bound = sqrt(off * off + z * z) + tie
                     if min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound:
-                        # One side meets the triangle and the other's knee is out of range, no nearer
-                        # than its bound: the first wins outright (the two compared by their squares).
-                        # Its bone 0 and knee (side 2 is side 1 with alpha and gamma negated), their
-                        # angles, and the tip on the chord.
+                        # The side that meets the triangle wins outright: its bone 0 and knee (side 2
+                        # is side 1 with alpha and gamma negated), their angles, the tip on the chord.
                         s, t = (sa, sg) if met1 else (-sa, -sg)
                         hx, hy, kc, ks = ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg
                         t0, t1 = atan2(hy, hx), atan2(ks, kc)
@@ -264,24 +254,28 @@ class PlanarLeg:
             if pose is None:
                 # No side meets the triangle within its ranges (or rounding says one does not after all).
                 pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
-            error, t0, t1, kx, ky, fx, fy = pose
-            if error > tolerance and error > tie:
-                # Never farther than the start.
-                start = self._posed(t0s[k], t1s[k], x, y, z)
-                if error > start[0] + tie:
-                    error, t0, t1, kx, ky, fx, fy = start
-            t0s[k], t1s[k] = t0, t1
+            code = CONVERGED
+            if pose[0] > tolerance:
+                pose, code = self._missed(pose, (t0s[k], t1s[k]), (x, y, z), (tx, ty, tz), tolerance, tie)
+            error, t0s[k], t1s[k], kx, ky, fx, fy = pose
             if points:
                 self._write(out, k, kx, ky, fx, fy)
-            errors[k] = error
-            if error <= tolerance:
-                status[k] = CONVERGED
-            else:
-                # The distance from the root measured as Chain.reachable measures it (math.dist's norm
-                # of the same differences), so that a target on an edge of the shell gets the status
-                # solve() gives it.
-                d = hypot(x, y, z) if plane else hypot(tx, ty, tz)
-                status[k] = UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED
+            errors[k], status[k] = error, code
+
+    def _missed(self, pose, start, target, offset, tolerance, tie):
+        """A pose that misses the ``target`` (plane coordinates) by more than ``tolerance``: the
+        ``start`` angles' pose where that comes nearer (never farther than the start), and its status.
+
+        The target's distance from the root is measured as Chain.reachable measures it (math.dist's
+        norm of its ``offset`` from the root in the targets' frame), so that a target on an edge of the
+        shell gets the status solve() gives it."""
+        if pose[0] > tie:
+            posed = self._posed(*start, *target)
+            if pose[0] > posed[0] + tie:
+                pose = posed
+        if pose[0] <= tolerance:
+            return pose, CONVERGED
+        return pose, UNREACHABLE if not self.min_reach <= hypot(*offset) <= self.reach else STALLED
 
     def _write(self, out, k, kx, ky, fx, fy):
         """Leg ``k``'s knee ``(kx, ky)`` and tip ``(fx, fy)``, plane coordinates, into ``out`` as world
