@@ -73,14 +73,16 @@ def bare_two_bone(xs, ys, zs, px, py, pz, l1, l2, knees, feet):
 def bare_legs(crowd):
     """A call that solves ``crowd``'s legs (:class:`~ikcore.rigs.crowd.CrowdScene`) with
     :func:`bare_two_bone`: every leg's current target and pole, from its femur's root, the leg's
-    bone lengths. Returns ``(call, legs)``."""
+    bone lengths. Returns ``(call, legs)``.
+
+    The crowd gives its legs' targets in their planes' coordinates (from the femur's root, see
+    :mod:`~ikcore.rigs.crowd_legs`); the poles are taken there too, the same points in the same
+    frame."""
     legs = crowd.legs
     leg = legs.kernels[crowd.params["constraints"]]
-    rx, ry, rz = leg.root
-    xs = [x - rx for x in legs.xs]
-    ys = [y - ry for y in legs.ys]
-    zs = [z - rz for z in legs.zs]
-    px, py, pz = ([c - r for c in column] for column, r in zip(legs.poles, leg.root))
+    # Its own numbers, each column made at once (new floats, not the crowd's objects).
+    xs, ys, zs = ([c + 0.0 for c in column] for column in legs.tracked.targets)
+    px, py, pz = ([c + 0.0 for c in column] for column in zip(*(leg.in_plane(p) for p in zip(*legs.poles))))
     knees, feet = [None] * legs.count, [None] * legs.count
     l1, l2 = leg.l1, leg.l2
 

@@ -9,14 +9,20 @@ planar leg. Per frame, for every leg of every walker:
 2. **The coxa's aim.** The yaw that puts the foot in the leg's plane,
    ``yaw = atan2(-l_z, l_x) - base`` (``base`` the leg's rest heading), into
    ``(-pi, pi]`` and, with the limits on, within ``+-YAW_RANGE``. Turned back
-   by ``a = base + yaw`` about y, the foot is ``(cos a l_x - sin a l_z, l_y,
-   sin a l_x + cos a l_z)`` in the coxa's frame; where the yaw was not
-   clamped, ``a`` is the foot's own direction and that is simply
-   ``(|l_xz|, l_y, 0)``.
-3. **The planar solve.** All the legs' targets go to one call of the planar
+   by ``a = base + yaw`` about y, the foot is ``F = (cos a l_x - sin a l_z,
+   l_y, sin a l_x + cos a l_z)`` in the coxa's frame; where the yaw was not
+   clamped, ``a`` is the foot's own direction and that is simply ``(|l_xz|,
+   l_y, 0)``.
+3. **Into the leg's plane.** The leg's hinges turn about the coxa's z axis
+   and its plane is the coxa's x-y plane: the planar kernel's coordinates of
+   the foot are its x and y from the femur's root ``r`` along the plane's axes
+   ``e1``, ``e2``, and its z. With ``e1 r`` and ``e2 r`` worked out once,
+   ``(e1 . F - e1 . r, e2 . F - e2 . r, F_z)``.
+4. **The planar solve.** All the legs' targets go to one call of the planar
    two_bone kernel (:class:`ikcore.solvers.two_bone.planar.PlanarLeg`), warm
    from the last frame's angles, with the spider's pole above the knee: the
-   legs are tracked together (:class:`~ikcore.solvers.two_bone.leg_tracker.LegTracker`).
+   legs are tracked together (:class:`~ikcore.solvers.two_bone.leg_tracker.LegTracker`),
+   their targets given in the leg's plane.
 
 What comes out, per leg, is three angles: the coxa's yaw, the femur's and the
 tibia's (from rest, about the coxa's z axis). With the rig's geometry
@@ -24,7 +30,7 @@ tibia's (from rest, about the coxa's z axis). With the rig's geometry
 from them, and Python works out no leg's world transform.
 """
 
-import math
+from math import atan2, copysign, cos, pi, sin, sqrt, tau
 
 from ..chain import Chain
 from ..solvers.two_bone.leg_tracker import LegTracker
@@ -59,8 +65,13 @@ class CrowdLegs:
         self._mounts = tuple(zip(self.hips, self.bases))
         self.per_walker = len(self.hips)
         #: The planar legs, tracked together (their chains with and without the limits, their kernels).
-        self.tracked = LegTracker(Chain(LEG_POINTS, leg_joints()), pole=POLE, points=False)
+        self.tracked = LegTracker(Chain(LEG_POINTS, leg_joints()), pole=POLE, points=False, in_plane=True)
         self.chains, self.kernels, self.reach = self.tracked.chains, self.tracked.kernels, self.tracked.reach
+        # Step 3's plane (the leg's geometry is the same with the limits and without): its axes' x and y,
+        # and their dot products with the root.
+        leg = self.kernels[True]
+        assert leg.axis == (0.0, 0.0, 1.0) and leg.e1[2] == leg.e2[2] == leg.root[2] == 0.0, "a leg in the coxa's x-y plane"
+        self._plane = tuple((e[0], e[1], e[0] * leg.root[0] + e[1] * leg.root[1]) for e in (leg.e1, leg.e2))
         # The tracker's lists themselves, by the names the crowd gives them (resized in place).
         self.xs, self.ys, self.zs = self.tracked.targets
         self.femur, self.tibia = self.tracked.angles
@@ -88,8 +99,9 @@ class CrowdLegs:
         self.strain += [0.0] * (walkers - len(self.strain))
 
     def aim(self, walkers, bodies, gait, clamp):
-        """Steps 1 and 2 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
+        """Steps 1 to 3 of the module docstring for every leg: the coxas' yaws and the kernel's targets."""
         xs, ys, zs, yaws, strain = self.xs, self.ys, self.zs, self.yaw, self.strain
+        (e1x, e1y, c1), (e2x, e2y, c2) = self._plane
         fxs, fys, fzs = gait.fx, gait.fy, gait.fz
         n = 0
         for k in range(walkers.count):
@@ -105,28 +117,28 @@ class CrowdLegs:
                 lx = r00 * dx + r10 * dy + r20 * dz - hx
                 ly = r01 * dx + r11 * dy + r21 * dz - hy
                 lz = r02 * dx + r12 * dy + r22 * dz - hz
-                yaw = math.atan2(-lz, lx) - base
-                if yaw > math.pi:
-                    yaw -= math.tau
-                elif yaw <= -math.pi:
-                    yaw += math.tau
+                yaw = atan2(-lz, lx) - base
+                if yaw > pi:
+                    yaw -= tau
+                elif yaw <= -pi:
+                    yaw += tau
                 turn = abs(yaw)
                 if turn > most:
                     most = turn
                 if clamp and turn > YAW_RANGE:
-                    yaw = math.copysign(YAW_RANGE, yaw)
+                    yaw = copysign(YAW_RANGE, yaw)
                     a = base + yaw
-                    c, s = math.cos(a), math.sin(a)
-                    xs[n], zs[n] = c * lx - s * lz, s * lx + c * lz
+                    c, s = cos(a), sin(a)
+                    fx, zs[n] = c * lx - s * lz, s * lx + c * lz
                 else:
-                    xs[n], zs[n] = math.hypot(lx, lz), 0.0
-                ys[n] = ly
+                    fx, zs[n] = sqrt(lx * lx + lz * lz), 0.0
+                xs[n], ys[n] = e1x * fx + e1y * ly - c1, e2x * fx + e2y * ly - c2
                 yaws[n] = yaw
                 n += 1
             strain[k] = most
 
     def solve(self, tolerance, constrained):
-        """Step 3: every leg in one call of the planar kernel; ``tolerance`` is relative to the leg's
+        """Step 4: every leg in one call of the planar kernel; ``tolerance`` is relative to the leg's
         reach. Returns the number of legs that converged."""
         self.tracked.constrained = constrained
         return self.tracked.solve(tolerance * self.reach)

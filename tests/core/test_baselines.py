@@ -24,9 +24,9 @@ def test_the_bare_legs_solve_the_crowds_own_legs(constraints):
     assert count == scene.legs.count == 8 * 12
     feet = call()
     leg = scene.legs.kernels[constraints]
-    root = leg.root
     for n in range(count):
-        target = (scene.legs.xs[n] - root[0], scene.legs.ys[n] - root[1], scene.legs.zs[n] - root[2])
+        # The crowd's targets are in its legs' plane coordinates: from the femur's root.
+        target = (scene.legs.xs[n], scene.legs.ys[n], scene.legs.zs[n])
         d = math.hypot(*target)
         # The foot lies along the target's direction, at its distance held within the leg's shell.
         held = min(max(d, abs(leg.l1 - leg.l2)), leg.l1 + leg.l2)

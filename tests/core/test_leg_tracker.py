@@ -55,6 +55,32 @@ def test_legs_tracked_together_are_a_tracker_each(seed, with_pole):
             assert max(math.dist(a, b) for a, b in zip(got, s.positions)) <= 1e-9 * chain.reach, k
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_targets_given_in_the_legs_plane_are_solved_as_in_its_frame(seed):
+    """A caller that hands its targets over in the leg's plane coordinates (the crowd) gets what the
+    same targets in the leg's frame get: the same statuses, the same angles and tips (up to the
+    rounding of the change of frame)."""
+    rng = random.Random(seed)
+    chain, at = leg(rng)
+    pole = at(0.3, 2.0, 0.1)
+    framed, planar = LegTracker(chain, pole=pole), LegTracker(chain, pole=pole, in_plane=True)
+    framed.resize(6)
+    planar.resize(6)
+    assert [list(c) for c in planar.targets] == [[0.0] * 6] * 3  # new legs' targets on the root
+    tolerance = 1e-3 * chain.reach
+    for targets in _drift(rng, chain, at, 6, 10):
+        for k, target in enumerate(targets):
+            _place(framed, k, target)
+            _place(planar, k, planar.kernel.in_plane(target))
+        assert framed.solve(tolerance) == planar.solve(tolerance)
+        assert framed.results.status == planar.results.status
+        for k in range(6):
+            assert framed.angles[0][k] == pytest.approx(planar.angles[0][k], abs=1e-9)
+            assert framed.angles[1][k] == pytest.approx(planar.angles[1][k], abs=1e-9)
+            assert math.dist(framed.frames(k).points[-1], planar.frames(k).points[-1]) <= 1e-9 * chain.reach
+
+
 def test_the_lists_resize_in_place_keeping_the_first_legs():
     chain, at = leg(random.Random(4))
     legs = LegTracker(chain, pole=at(0.0, 2.0))

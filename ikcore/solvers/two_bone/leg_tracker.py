@@ -32,13 +32,20 @@ class LegTracker:
     points : bool
         Whether :attr:`results` carry each leg's knee and tip (a caller that
         poses its legs from the angles needs neither).
+    in_plane : bool
+        Whether the targets are given in the leg's plane coordinates
+        (:meth:`~.planar.PlanarLeg.in_plane`: from the root, along the plane's
+        axes and the hinges' axis) rather than in the leg's frame: a caller
+        that works out where each target lies in the leg's plane anyway (the
+        crowd) saves the kernel its change of frame.
 
     Attributes
     ----------
     count : int
         The number of legs (:meth:`resize`).
     targets : (xs, ys, zs)
-        Each leg's target, in the leg's frame: set them, then :meth:`solve`.
+        Each leg's target, in the leg's frame (or its plane coordinates, with
+        ``in_plane``): set them, then :meth:`solve`.
     poles : (xs, ys, zs) or None
         Each leg's pole, in the leg's frame.
     angles : (hips, knees)
@@ -61,7 +68,7 @@ class LegTracker:
     [1.0, -1.0, 0.0]
     """
 
-    def __init__(self, chain, pole=None, points=True):
+    def __init__(self, chain, pole=None, points=True, in_plane=False):
         leg = planar_leg(chain) if isinstance(chain, Chain) else None
         if leg is None:
             raise IKError("a LegTracker takes a planar leg: a chain of two hinges about one axis, both bones across it")
@@ -71,6 +78,7 @@ class LegTracker:
         self.reach = chain.reach
         self.pole = None if pole is None else check_point(pole, "pole")
         self.points = check_bool(points, "points")
+        self.in_plane = check_bool(in_plane, "in_plane")
         self._constrained = True
         self.count = 0
         self.targets = ([], [], [])
@@ -105,7 +113,8 @@ class LegTracker:
             raise IKError(f"count must be an integer >= 0, got {count!r}")
         kernel = self.kernel
         starts = ([clamp_angle(0.0, *kernel.hip)], [clamp_angle(0.0, *kernel.knee)])
-        for columns, fill in ((self.targets, [[c] for c in kernel.root]), (self.angles, starts),
+        root = (0.0, 0.0, 0.0) if self.in_plane else kernel.root
+        for columns, fill in ((self.targets, [[c] for c in root]), (self.angles, starts),
                               (self.poles or (), [[c] for c in self.pole or ()])):
             for column, value in zip(columns, fill):
                 del column[count:]
@@ -116,7 +125,7 @@ class LegTracker:
     def solve(self, tolerance):
         """Solve every leg for its target, warm from its angles, which then hold the solved ones;
         ``tolerance`` is absolute. Returns the number of legs that met their target."""
-        self.kernel.solve(self.count, self.targets, self.poles, self.angles, tolerance, self.results)
+        self.kernel.solve(self.count, self.targets, self.poles, self.angles, tolerance, self.results, self.in_plane)
         return self.results.status.count(CONVERGED)
 
     def frames(self, k):

@@ -28,6 +28,34 @@ cosines and sines (no angle until the chosen side's), and weighs a clamped side
 only where it could come as near (:meth:`PlanarLeg._weigh`); the angles' steps
 above are its way for the rest (:meth:`PlanarLeg._by_angles`).
 
+The triangle first
+------------------
+With ``u`` the aim (the target's direction in the plane, at ``rho`` from the
+root) and ``dc`` that distance clamped into the shell, the law of cosines in
+half-angle form (as :func:`~ikcore.solvers.two_bone.triangle`) gives ``1 +-
+cos`` of the angle alpha at the root and of the angle gamma between the bones
+as products of the sides, and gamma's sine by the law of sines (``l2`` faces
+alpha, ``dc`` the knee's inner angle, whose sine is gamma's). Side 1 turns bone
+0 by ``-alpha`` from the aim and bends the knee to ``-psi + gamma``, side 2 the
+other way.
+
+An angle ``theta`` lies within a range ``[lo, hi]`` when ``cos(theta - mid) >=
+cos(half width)``, and both sides are tested at once by the cosine of a sum:
+the knee's ``+-gamma`` against its range seen as a range of gamma
+(:attr:`PlanarLeg.gamma_arc`, middle ``m``) by ``cos gamma cos m +- sin gamma
+sin m``, the hip's ``aim -+ alpha`` by ``cos(aim - m) cos alpha +- sin(aim -
+m) sin alpha``.
+
+Where both angles of a side fall within their ranges the side meets the
+triangle, the tip on the chord at ``dc``: no pose comes nearer, its error is
+``hypot(dc - rho, z)``. The other side, its knee clamped onto ``lo`` or ``hi``,
+keeps its tip at a fixed distance from the root (the law of cosines), which
+bounds its error from below: where that bound is farther (the two compared by
+their squares), the side that meets the triangle wins outright (most targets:
+its pose is :meth:`PlanarLeg._met`'s, worked out in the loop where its angles
+fall within :attr:`PlanarLeg.bounds`). Otherwise both sides are weighed in
+full, or, where no side meets the triangle, taken by their angles.
+
 :meth:`PlanarLeg.solve` runs these steps for many legs of one shape, over flat
 arrays (one float per leg in each): no object per leg, the angles updated in
 place. Its results are the reference's for the same call (tests hold them to
@@ -107,6 +135,9 @@ class PlanarLeg:
         Bone 1's rest angle from ``e1``.
     hip, knee : (lo, hi, full)
         The hinges' ranges.
+    hip_arc, gamma_arc : (mx, my, cos_half, full)
+        The hip's range, and the knee's as a range of the angle between the
+        bones, as their middles' directions and the cosines of their half widths.
     bounds : (lo0, hi0, lo1, hi1) or None
         Where both ranges number their angles as atan2 does (a whole turn, or
         an arc within ``(-pi, pi]`` clear of its ends): the bounds a side's
@@ -127,12 +158,20 @@ class PlanarLeg:
         self.reach, self.min_reach = chain.reach, chain.min_reach
         self.hip, self.knee = _range(joints[0]), _range(joints[1])
         self.cos_psi, self.sin_psi = cos(self.psi), sin(self.psi)
-        self.hip_arc, self.knee_arc = _arc(self.hip), _arc(self.knee)
+        # The knee's angle is -psi + gamma or -psi - gamma (gamma the angle between the bones): within
+        # [lo, hi] when +-gamma is within [lo + psi, hi + psi], its range seen as a range of gamma.
+        lo, hi, full = self.knee
+        self.hip_arc, self.gamma_arc = _arc(self.hip), _arc((lo + self.psi, hi + self.psi, full))
         hip, knee = _bounds(self.hip), _bounds(self.knee)
         self.bounds = None if hip is None or knee is None else (*hip, *knee)
         # The tip's distance from the root with the knee on either end of its range.
         self.knee_reaches = tuple(sqrt(max(0.0, self.l1 ** 2 + self.l2 ** 2 + 2.0 * self.l1 * self.l2 * cos(self.psi + a)))
                                   for a in self.knee[:2])
+
+    def in_plane(self, point):
+        """A point of the leg's frame in plane coordinates: from the root, along ``e1``, ``e2`` and the
+        axis."""
+        return self._in_plane(tuple(c - r for c, r in zip(point, self.root)))
 
     def across(self, x, y, z=0.0):
         """:func:`ikcore.rotation.perpendicular` of the vector ``(x, y, z)`` in plane coordinates, in
@@ -142,123 +181,101 @@ class PlanarLeg:
         return (sum(a * b for a, b in zip(w, self.e1)), sum(a * b for a, b in zip(w, self.e2)),
                 sum(a * b for a, b in zip(w, self.axis)))
 
-    def solve(self, count, targets, poles, angles, tolerance, out):
-        """Solve ``count`` copies of the leg.
-
-        Each target is first taken by the triangle itself, by cosines and sines:
-        with ``u`` the aim (the target's direction in the plane, at ``rho`` from
-        the root), bone 0 points at ``u`` turned by ``-+alpha`` and the knee's
-        angle is ``-psi +- gamma``. Where both fall within their ranges the side
-        meets the triangle, the tip on the chord at ``dc``: no pose comes
-        nearer, its error is ``hypot(dc - rho, z)``. The other side, its knee
-        clamped onto ``lo`` or ``hi``, keeps its tip at a fixed distance from
-        the root (the law of cosines), which bounds its error from below: where
-        that bound is farther, the side that meets the triangle wins outright.
-        Otherwise both sides are weighed in full (:meth:`_weigh`), or, where no
-        side meets the triangle, taken by their angles (:meth:`_by_angles`).
+    def solve(self, count, targets, poles, angles, tolerance, out, plane=False):
+        """Solve ``count`` copies of the leg: each by the triangle first (see the module docstring),
+        else by weighing both sides in full (:meth:`_weigh`) or by their angles (:meth:`_by_angles`).
 
         Parameters
         ----------
         count : int
         targets : (xs, ys, zs)
-            Flat arrays of the targets, in the leg's frame.
+            Flat arrays of the targets, in the leg's frame (with ``plane``, in plane coordinates).
         poles : (xs, ys, zs) or None
-            Flat arrays of the poles (each leg's own), or ``None``: each knee
-            keeps the side it is on.
+            Flat arrays of the poles (each leg's own) in the leg's frame, or ``None``: each knee keeps its side.
         angles : (t0s, t1s)
-            Flat arrays of the hip and knee angles: the start, replaced by the
-            solved ones.
+            Flat arrays of the hip and knee angles: the start, replaced by the solved ones.
         tolerance : float
         out : LegResults
             Where the knees and tips (unless it has none), errors and statuses go.
+        plane : bool
+            Whether the targets are given in plane coordinates (:meth:`in_plane`).
         """
-        rx, ry, rz = self.root
-        e1x, e1y, e1z = self.e1
-        e2x, e2y, e2z = self.e2
-        ax, ay, az = self.axis
-        tie = 1e-12 * self.reach
-        xs, ys, zs = targets
-        t0s, t1s = angles
+        (rx, ry, rz), (e1x, e1y, e1z), (e2x, e2y, e2z), (ax, ay, az) = self.root, self.e1, self.e2, self.axis
+        l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
+        least, cpsi, spsi = abs(short), self.cos_psi, self.sin_psi
+        (hmx, hmy, hcw, hfull), (gmx, gmy, gcw, kfull) = self.hip_arc, self.gamma_arc
+        (reach_lo, reach_hi), bounds = self.knee_reaches, self.bounds
+        lo0, hi0, lo1, hi1 = bounds or (0.0, 0.0, 0.0, 0.0)
+        near, tie = 1e-9 * self.reach, 1e-12 * self.reach
+        (xs, ys, zs), (t0s, t1s) = targets, angles
+        errors, status, points = out.errors, out.status, out.knees is not None
         for k in range(count):
-            # The target in plane coordinates (x, y), off the plane (z), and its distance d from the
-            # root, measured as Chain.reachable measures it (math.dist's norm of the same differences),
-            # so that a target on an edge of the shell gets the status solve() gives it.
-            tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
-            x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
-            d = hypot(tx, ty, tz)
-            error, t0, t1, kx, ky, fx, fy = self._choose(x, y, z, t0s[k], t1s[k], poles, k, tie)
-            if error > tolerance and error > tie:
-                # Never farther than the start.
-                start = self._posed(t0s[k], t1s[k], x, y, z)
-                if error > start[0] + tie:
-                    error, t0, t1, kx, ky, fx, fy = start
-            t0s[k], t1s[k] = t0, t1
-            if out.knees is not None:
-                self._write(out, k, kx, ky, fx, fy)
-            out.errors[k] = error
-            out.status[k] = (CONVERGED if error <= tolerance
-                             else UNREACHABLE if not self.min_reach <= d <= self.reach else STALLED)
-
-    def _sides(self, rho, x, y):
-        """The triangle on the target's foot ``(x, y)`` (at ``rho`` from the root) and its two sides:
-        ``(dc, ux, uy, side1, side2)``, with ``dc`` the distance clamped into the shell, ``(ux, uy)``
-        the aim and each side ``(hx, hy, kc, ks)``: bone 0's direction, the knee angle's cosine and
-        sine. Side 1 turns bone 0 by ``-alpha`` from the aim and bends the knee by ``+gamma``, side 2
-        the other way.
-
-        Alpha at the root and gamma between the bones come by the law of cosines in half-angle form
-        (as :func:`~ikcore.solvers.two_bone.triangle`): ``1 +- cos`` of each angle as products of
-        the sides; gamma's sine by the law of sines (``l2`` faces alpha, ``dc`` the knee's inner
-        angle, whose sine is gamma's).
-        """
-        l2 = self.l2
-        long, short = self.l1 + l2, self.l1 - l2
-        cpsi, spsi = self.cos_psi, self.sin_psi
-        dc = min(max(rho, abs(short)), long)
-        p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
-        ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-        p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
-        cg, sg = (p - q) / (p + q), sa * dc / l2
-        ux, uy = x / rho, y / rho
-        side1 = (ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg)
-        side2 = (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg)
-        return dc, ux, uy, side1, side2
-
-    def _within(self, side):
-        """Whether a side's knee lies within its range, and whether its hip does too: ``(knee,
-        both)``. An angle lies within ``[lo, hi]`` when ``cos(theta - mid) >= cos(half width)``."""
-        hx, hy, kc, ks = side
-        hmx, hmy, hcw, hfull = self.hip_arc
-        kmx, kmy, kcw, kfull = self.knee_arc
-        knee = kfull or kc * kmx + ks * kmy >= kcw
-        return knee, knee and (hfull or hx * hmx + hy * hmy >= hcw)
-
-    def _choose(self, x, y, z, t0, t1, poles, k, tie):
-        """The pose for the target ``(x, y, z)`` in plane coordinates from the start angles ``t0``,
-        ``t1`` (the choice :meth:`solve` describes): ``(error, t0, t1, kx, ky, fx, fy)``."""
-        rho = hypot(x, y)
-        if rho > 1e-9 * self.reach:
-            dc, ux, uy, side1, side2 = self._sides(rho, x, y)
-            knee1, met1 = self._within(side1)
-            knee2, met2 = self._within(side2)
-            exact = sqrt((dc - rho) ** 2 + z * z)
-            # One side meets the triangle and the other's knee is out of range: clamped onto lo
-            # or hi, its tip stays reach_lo or reach_hi from the root, so it comes no nearer the
-            # target than hypot(reach - rho, z). Where that is farther than the triangle's error,
-            # the first side wins outright (most targets). (The two compared by their squares.)
-            reach_lo, reach_hi = self.knee_reaches
-            off_lo, off_hi, bound = reach_lo - rho, reach_hi - rho, exact + tie
+            if plane:
+                x, y, z = tx, ty, tz = xs[k], ys[k], zs[k]
+            else:
+                # The target in plane coordinates (x, y), off the plane (z).
+                tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
+                x, y, z = tx * e1x + ty * e1y + tz * e1z, tx * e2x + ty * e2y + tz * e2z, tx * ax + ty * ay + tz * az
+            rho = hypot(x, y)
             pose = None
-            if (met1 != met2 and not (knee1 and knee2)
-                    and min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound):
-                pose = self._met(side1 if met1 else side2, dc * ux, dc * uy, x, y, z)
-            elif met1 or met2:
-                pose = self._weigh((x, y, z, rho), (t0, t1), self._pole(poles, k), tie, dc,
-                                   ((side1, met1), (side2, met2)))
-            if pose is not None:
-                return pose
-        # No side meets the triangle within its ranges (or rounding says one does not after all).
-        return self._by_angles(x, y, z, rho, t0, t1, poles, k, tie)
+            if rho > near:
+                # The triangle on the target's foot: alpha's and gamma's cosines and sines.
+                dc = min(max(rho, least), long)
+                p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+                ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
+                p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+                cg, sg = (p - q) / (p + q), sa * dc / l2
+                ux, uy = x / rho, y / rho
+                # Each side's knee, then its hip, within its range (by the cosine of a sum).
+                c, s = cg * gmx, sg * gmy
+                knee1, knee2 = kfull or c + s >= gcw, kfull or c - s >= gcw
+                c, s = (ux * hmx + uy * hmy) * ca, (uy * hmx - ux * hmy) * sa
+                met1, met2 = knee1 and (hfull or c + s >= hcw), knee2 and (hfull or c - s >= hcw)
+                if met1 != met2 and not (knee1 and knee2):
+                    off, off_lo, off_hi = dc - rho, reach_lo - rho, reach_hi - rho
+                    bound = sqrt(off * off + z * z) + tie
+                    if min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound:
+                        # The side that meets the triangle wins outright: its bone 0 and knee (side 2
+                        # is side 1 with alpha and gamma negated), their angles, the tip on the chord.
+                        s, t = (sa, sg) if met1 else (-sa, -sg)
+                        hx, hy, kc, ks = ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg
+                        t0, t1 = atan2(hy, hx), atan2(ks, kc)
+                        fx, fy = dc * ux, dc * uy
+                        if bounds is not None and lo0 <= t0 <= hi0 and lo1 <= t1 <= hi1:
+                            pose = (hypot(fx - x, fy - y, z), t0, t1, l1 * hx, l1 * hy, fx, fy)
+                        else:
+                            # Past an end after all, or in ranges numbered otherwise.
+                            pose = self._met((hx, hy, kc, ks), fx, fy, x, y, z)
+                elif met1 or met2:
+                    sides = ((ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg),
+                             (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg))
+                    pose = self._weigh((x, y, z, rho), (t0s[k], t1s[k]), self._pole(poles, k), tie, dc,
+                                       tuple(zip(sides, (met1, met2))))
+            if pose is None:
+                # No side meets the triangle within its ranges (or rounding says one does not after all).
+                pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
+            code = CONVERGED
+            if pose[0] > tolerance:
+                pose, code = self._missed(pose, (t0s[k], t1s[k]), (x, y, z), (tx, ty, tz), tolerance, tie)
+            error, t0s[k], t1s[k], kx, ky, fx, fy = pose
+            if points:
+                self._write(out, k, kx, ky, fx, fy)
+            errors[k], status[k] = error, code
+
+    def _missed(self, pose, start, target, offset, tolerance, tie):
+        """A pose that misses the ``target`` (plane coordinates) by more than ``tolerance``: the
+        ``start`` angles' pose where that comes nearer (never farther than the start), and its status.
+
+        The target's distance from the root is measured as Chain.reachable measures it (math.dist's
+        norm of its ``offset`` from the root in the targets' frame), so that a target on an edge of the
+        shell gets the status solve() gives it."""
+        if pose[0] > tie:
+            posed = self._posed(*start, *target)
+            if pose[0] > posed[0] + tie:
+                pose = posed
+        if pose[0] <= tolerance:
+            return pose, CONVERGED
+        return pose, UNREACHABLE if not self.min_reach <= hypot(*offset) <= self.reach else STALLED
 
     def _write(self, out, k, kx, ky, fx, fy):
         """Leg ``k``'s knee ``(kx, ky)`` and tip ``(fx, fy)``, plane coordinates, into ``out`` as world
