@@ -354,8 +354,18 @@ class HumanoidScene(Scene):
             # solve would start there and stop at once (a planted leg under a still pelvis).
             limb.result = (solution.status, solution.error, 0)
             return solution
+        goal = self._goals[limb.name]
+        if orientation is None and pole is None and solution is not None:
+            # Only a point asked, and no pole to swivel toward: where the chain's pose already meets it
+            # within the tolerance, a solve would stop at once and keep that pose (a chest or a head
+            # moved a fraction of a millimetre by the breath since the last solve).
+            error = math.dist(bound.frames().points[-1], target)
+            if error <= self.params["tolerance"] * limb.reach:
+                limb.result = (CONVERGED, error, 0)
+                goal.position = rot.transform_points([target], *bound.parent_transform())[0]
+                return solution
         self._asked[limb.name] = (target, orientation)
-        self._goals[limb.name].position = rot.transform_points([target], *bound.parent_transform())[0]
+        goal.position = rot.transform_points([target], *bound.parent_transform())[0]
         return self._solved(limb, tracker.solve_from(target, orientation), lap, t0)
 
     def _solve_leg(self, limb, origin, q, sign, foot):
@@ -437,13 +447,14 @@ class HumanoidScene(Scene):
         n = rot.rotate(half, (0.0, NECK, 0.0))
         h = rot.rotate(whole, (0.0, HEAD, 0.0))
         top = (base[0] + n[0] + h[0], base[1] + n[1] + h[1], base[2] + n[2] + h[2])
-        solution = self._track(self.neck, top, orientation=whole)
+        self._track(self.neck, top, orientation=whole)
         # The head's twist about its bone, which a position leaves free: turn the face to the look's.
-        world = solution.frames.worlds[-1]
+        frames = self.neck.bound.frames()
+        world = frames.worlds[-1]
         bone = rot.rotate(world, (0.0, 1.0, 0.0))
         twist = signed_angle(bone, rot.rotate(world, (0.0, 0.0, 1.0)), rot.rotate(whole, (0.0, 0.0, 1.0)))
         if abs(twist) > 1e-6:
-            neck, head = solution.rotations
+            neck, head = frames.rotations
             self.neck.bound.set_rotations([neck, rot.multiply(head, yaw(twist))])
 
     def _wrist_goal(self):
