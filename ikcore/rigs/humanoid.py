@@ -94,6 +94,10 @@ GRIP_PASSES = 8
 #: The hand reaches in over this many seconds (and drops back as fast).
 REACH_TIME = 0.6
 
+#: The methods that take an orientation and stop at once where the start meets both targets (fabrik_dls
+#: sets the last bone to the asked rotation on every call).
+_MET_STOPS = ("dls",)
+
 LEG_METHODS = ("two_bone", "fabrik", "ccd", "dls", "fabrik_dls")
 
 
@@ -355,12 +359,15 @@ class HumanoidScene(Scene):
             limb.result = (solution.status, solution.error, 0)
             return solution
         goal = self._goals[limb.name]
-        if orientation is None and pole is None and solution is not None:
-            # Only a point asked, and no pole to swivel toward: where the chain's pose already meets it
-            # within the tolerance, a solve would stop at once and keep that pose (a chest or a head
-            # moved a fraction of a millimetre by the breath since the last solve).
-            error = math.dist(bound.frames().points[-1], target)
-            if error <= self.params["tolerance"] * limb.reach:
+        if pole is None and solution is not None and (orientation is None or method in _MET_STOPS):
+            # No pole to swivel toward: where the chain's pose already meets the target within the
+            # tolerances, a solve would stop at once and keep that pose (a chest or a head moved a
+            # fraction of a millimetre by the breath since the last solve).
+            settings = tracker.settings
+            frames = bound.frames()
+            error = math.dist(frames.points[-1], target)
+            if error <= settings.tolerance and (orientation is None or rot.angle_between(
+                    frames.worlds[-1], orientation) <= settings.orientation_tolerance):
                 limb.result = (CONVERGED, error, 0)
                 goal.position = rot.transform_points([target], *bound.parent_transform())[0]
                 return solution
