@@ -19,6 +19,9 @@ def main():
     parser.add_argument("--scene", default="arm")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "demo.png")
     parser.add_argument("--size", default="1024x640", help="the window, WIDTHxHEIGHT")
+    parser.add_argument("--quality", default="high", choices=("high", "low", "auto"),
+                        help="the renderer's quality (the page's quality= link key)")
+    parser.add_argument("--scale", type=float, default=1, help="device pixels per CSS pixel (a phone's 2 or 3)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     from playwright.sync_api import sync_playwright
@@ -29,8 +32,9 @@ def main():
         url = server.stdout.readline().split(" at ", 1)[1].strip()
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(f"{url}#scene={args.scene}&quality=high")
+            page = browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=args.scale,
+                                    is_mobile=args.scale > 1, has_touch=args.scale > 1)
+            page.goto(f"{url}#scene={args.scene}&quality={args.quality}")
             deadline = time.monotonic() + 120
             while page.evaluate("document.documentElement.dataset.state") != "ready":
                 if time.monotonic() > deadline or page.evaluate("document.documentElement.dataset.state") == "failed":

@@ -8,9 +8,11 @@ records ``frames`` consecutive frames of the animation loop through ``ikDemo.col
 table gives their median and 95th percentile, figures of this machine at this hour. The goal is
 a ratio (tests/browser/speed.py): the scene's frame against an **empty frame** of the page, the
 same call on a scene with nothing in it, the two timed in turns in the same page (the least of
-each over the rounds). Then the crowd: the tentacle scene with ``count`` tentacles
-(``ikDemo.setScene("tentacles", {count})``), and the largest count whose frame stays within
-:data:`~tests.bench.goals.CROWD_EMPTY_FRAMES` empty frames, found by doubling then bisecting.
+each over the rounds). The humanoid against the spider: each scene's median frame over
+``frames`` frames, the two in turn (:func:`tests.browser.speed.scene_against_scene`). Then the
+crowd: the tentacle scene with ``count`` tentacles (``ikDemo.setScene("tentacles", {count})``),
+and the largest count whose frame stays within :data:`~tests.bench.goals.CROWD_EMPTY_FRAMES`
+empty frames, found by doubling then bisecting.
 
 Section ``spiders`` (:func:`spiders_section`): the crowd scene (``ikcore.rigs.crowd``: spiders
 walking over the terrain, every leg solved in one call a frame) at ``count`` 25, 50, 100, 200
@@ -29,7 +31,7 @@ import time
 
 from ikcore.rigs import timing
 from tests.browser.conftest import CHROMIUM, FLAGS, Server
-from tests.browser.speed import against, scene_against
+from tests.browser.speed import against, scene_against, scene_against_scene
 
 from . import goals
 from .report import table
@@ -230,17 +232,28 @@ def section(cfg):
             return f"## Headless Chromium\n\n{version}", {}
         notes = []
         scenes = _scenes(page, frames, rounds)
+        humanoid = scene_against_scene(page, "humanoid", "spider", 3, frames)
         crowd, tried = _crowd(page, rounds, notes)
     # The same scenes in CPython, back to back and paced like the animation loop (after the
     # browser is gone, so that nothing else runs): what an idle gap between frames costs here.
     for name, r in scenes.items():
         r["cpython"] = timing.measure(name, frames)["median_ms"]
         r["cpython_paced"] = timing.measure(name, frames, paced=True)["median_ms"]
-    return _scenes_report(scenes, crowd, tried, notes, version, frames), {
-        "scenes": scenes, "crowd": crowd, "tried": tried, "chromium": version}
+    return _scenes_report(scenes, humanoid, crowd, tried, notes, version, frames), {
+        "scenes": scenes, "humanoid": humanoid, "crowd": crowd, "tried": tried, "chromium": version}
 
 
-def _scenes_report(scenes, crowd, tried, notes, version, frames):
+def _humanoid_report(r, frames):
+    """The humanoid's frame against the spider's, in words."""
+    goal = goals.HUMANOID_SPIDER
+    rounds = ", ".join(f"{a:.2f} / {b:.2f} ms" for a, b in r["rounds"])
+    return (f"The humanoid (six chains, its walk and its skin) against the spider: each scene's median frame over "
+            f"{frames} frames, timed ten frames at a time, the two in turn ({rounds}): a humanoid frame takes "
+            f"**{r['ratio']:.2f}x** a spider frame, " + ("within" if r["ratio"] <= goal else "over")
+            + f" the goal of at most {goal:g}x.")
+
+
+def _scenes_report(scenes, humanoid, crowd, tried, notes, version, frames):
     goal = goals.SCENE_EMPTY_FRAME
     empty = statistics.median(r["empty_ms"] for r in scenes.values())
     rows = [[name, f"{r['median']:.2f}", f"{r['p95']:.2f}", f"{r['unrendered']:.2f}", f"{r['cpython']:.2f}",
@@ -258,7 +271,7 @@ def _scenes_report(scenes, crowd, tried, notes, version, frames):
           "(`ikcore.rigs.timing`), back to back and paced at 60 frames a second (where an idle core loses its "
           "caches, a frame that follows an idle gap starts cold).", "",
           table(["scene", "median ms", "p95 ms", "unrendered median ms", "CPython ms", "CPython paced ms",
-                 "x empty frame", "goal", "met"], rows), "",
+                 "x empty frame", "goal", "met"], rows), "", _humanoid_report(humanoid, frames), "",
           "Crowd: the tentacle scene (20 bones a tentacle) with `count` tentacles; the largest count within "
           f"{CROWD_GOAL:,.0f} empty frames a frame: **{crowd} tentacles** ({crowd * 20} joints).", "",
           table(["tentacles", "x empty frame", "frame ms"],

@@ -150,6 +150,9 @@ def goal_lines(results):
     for name, r in results.get("browser", {}).get("scenes", {}).items():
         lines.append(f"- {name}, frame / empty frame of the page, Chromium: "
                      f"{verdict(r['empty'], goals.SCENE_EMPTY_FRAME[name])}")
+    humanoid = results.get("browser", {}).get("humanoid")
+    if humanoid:
+        lines.append(f"- humanoid, frame / spider frame, Chromium: {verdict(humanoid['ratio'], goals.HUMANOID_SPIDER)}")
     return lines
 
 

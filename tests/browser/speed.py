@@ -13,14 +13,21 @@ a busy spell of the shared machine falls on both alike. Other work on the
 machine only ever adds time (on a busy one, to every batch that a switch to
 another process falls in), so the ratio is the least frame over the least
 baseline of the rounds: the nearest each comes to its own work.
+
+A scene against another scene (the humanoid against the spider) takes the two in
+turn too: each scene's median frame over some hundreds of frames, timed a batch of
+frames at a time (the page's clock, 0.1 ms, is too coarse for one frame), and the
+ratio of the least medians of the rounds.
 """
+
+import statistics
 
 #: Empty frames timed as one batch (a few ms of them).
 EMPTY_CALLS = 1000
 #: Per scene (with its defaults; the crowd of 100): its frames timed as one batch, and its own
 #: baseline's calls timed as one batch (a few ms each).
 BATCHES = {"arm": (20, 400), "tentacles": (5, 20), "spider": (20, 200), "race": (40, 50), "robot": (20, 400),
-           "crowd": (1, 4)}
+           "crowd": (1, 4), "humanoid": (10, 100)}
 
 
 def scene_against(page, name, rounds=15, baseline="own"):
@@ -45,3 +52,25 @@ def against(page, frames, calls, rounds=15, baseline="own"):
             what, base = answer["what"], answer["ms"]
         rows.append((frame, base))
     return {"what": what, "ratio": min(f for f, _ in rows) / min(b for _, b in rows), "rounds": rows}
+
+
+def median_frame(page, frames=600, batch=10):
+    """The current scene's median ms a frame over ``frames`` frames: the median of the means of batches of
+    ``batch`` frames, each batch timed as a whole."""
+    times = page.evaluate(f"() => Array.from({{length: {frames // batch}}}, () => ikDemo.timeFrames({batch}))")
+    return statistics.median(times)
+
+
+def scene_against_scene(page, name, baseline, rounds=3, frames=600):
+    """Scene ``name``'s frame over scene ``baseline``'s (each with its defaults), in ``rounds`` taken in turn,
+    each scene opened afresh and its :func:`median_frame` over ``frames`` frames taken after a second of
+    frames: ``{"ratio", "rounds": [(name ms, baseline ms)]}``."""
+    rows = []
+    for _ in range(rounds):
+        row = []
+        for scene in (name, baseline):
+            page.evaluate("n => ikDemo.setScene(n)", scene)
+            page.evaluate("ikDemo.timeFrames(60)")  # warm, and past the first second's settling
+            row.append(median_frame(page, frames))
+        rows.append(tuple(row))
+    return {"ratio": min(a for a, _ in rows) / min(b for _, b in rows), "rounds": rows}

@@ -14,7 +14,8 @@ import pytest
 from ikcore.rigs import CHAIN_SCENES, SCENES, make_scene
 
 #: The target a user would drag in each scene.
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target", "playground": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target", "steps": "target", "playground": "target",
+           "humanoid": "knob"}
 
 
 def test_restart_after_a_python_error(demo, site_server):
@@ -85,7 +86,7 @@ def test_solver_that_never_converges(demo, site_server):
 
 def test_target_dragged_far_away(demo, site_server):
     """A target a billion units away: each scene keeps a calm, finite pose, or refuses it with a message
-    (the spider walks on its terrain only); farther than the solvers take is refused at once (a drag
+    (the spider and the humanoid walk on their terrain only); farther than the solvers take is refused at once (a drag
     shows the same refusal under the HUD). The page carries on throughout."""
     demo.open(site_server)
     demo.wait_ready()
@@ -99,8 +100,8 @@ def test_target_dragged_far_away(demo, site_server):
         target = DRAGGED[name]
         far = 1e9 if k % 2 else -1e9
         point = [far, 0.5 * far, far]
-        if name == "spider":
-            with pytest.raises(Exception, match=r"destination .* must lie within"):
+        if name in ("spider", "humanoid"):
+            with pytest.raises(Exception, match=rf"{target}\W.* must lie within"):
                 page.evaluate("([n, p]) => ikDemo.setTarget(n, p)", [target, point])
         else:
             page.evaluate("([n, p]) => ikDemo.setTarget(n, p)", [target, point])
@@ -115,7 +116,7 @@ def test_target_dragged_far_away(demo, site_server):
         assert second["error"] is None and page.is_hidden("#failure"), name
         for chain in second["chains"]:
             assert all(math.isfinite(v) and abs(v) < 1e3 for v in chain["effector"]), (name, chain)
-        if name != "spider":
+        if name not in ("spider", "humanoid"):
             assert first["targets"][target] == point, name
             chain = second["chains"][0]
             assert chain["status"] == "unreachable", (name, chain)

@@ -138,7 +138,7 @@ def test_the_wheel_zooms_on_the_chain(demo, site_server):
         assert lo - margin <= still <= hi + margin, f"the zoom holds {still:.0f} px still, off the chain {before}"
 
 
-HUD_SCENES = ["arm", "tentacles", "spider", "race", "robot", "crowd", "steps"]
+HUD_SCENES = ["arm", "tentacles", "spider", "race", "robot", "crowd", "steps", "humanoid"]
 
 
 @pytest.mark.context(**DESKTOP)
@@ -158,7 +158,7 @@ def test_every_hud_speaks_in_words_with_units_and_no_alarm(demo, site_server):
         assert not RAW.search(text), (scene, text)
         assert "OVER" not in text and "budget" not in text, (scene, text)
         assert "Python" in text and " ms a frame" in text, (scene, text)
-    for scene in ("arm", "tentacles", "spider", "robot", "steps"):
+    for scene in ("arm", "tentacles", "spider", "robot", "steps", "humanoid"):
         assert UNIT.search(seen[scene]) and "iteration" in seen[scene], (scene, seen[scene])
     assert re.search(r"\b(reached|still reaching|out of reach)\b", seen["arm"]), seen["arm"]
     assert re.search(r"limit margin \d+(\.\d)?% of range", seen["robot"]), seen["robot"]
@@ -169,7 +169,7 @@ def test_every_hud_speaks_in_words_with_units_and_no_alarm(demo, site_server):
 @pytest.mark.context(**DESKTOP)
 def test_the_panel_labels_read_plainly_and_the_quality_setting_says_what_high_costs(demo, site_server):
     page = opened(demo, site_server)
-    for scene in ("arm", "spider", "tentacles", "robot", "steps"):
+    for scene in ("arm", "spider", "tentacles", "robot", "steps", "humanoid"):
         page.evaluate("s => ikDemo.setScene(s)", scene)
         demo.wait_frames(1)
         labels = page.evaluate("[...document.querySelectorAll('#gui .lil-name, #gui .lil-title')]"
@@ -281,7 +281,7 @@ def test_on_a_phone_held_upright_the_arm_fills_the_height_its_overlays_leave(dem
     assert all(0 <= x <= 390 and boxes["hud"][3] <= y <= boxes["hint"][1] for x, y in xy), (xy, boxes)
 
 
-EMBED_SCENES = ["arm", "tentacles", "spider", "race", "robot", "crowd", "steps"]
+EMBED_SCENES = ["arm", "tentacles", "spider", "race", "robot", "crowd", "steps", "humanoid"]
 
 
 @pytest.mark.context(**EMBED)

@@ -7,7 +7,7 @@ import pytest
 
 from ikcore.rigs import CHAIN_SCENES, SCENES, make_scene
 
-CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6, "robot": 1, "steps": 1, "playground": 4}
+CHAINS = {"arm": 1, "tentacles": 4, "spider": 8, "race": 6, "robot": 1, "steps": 1, "playground": 4, "humanoid": 6}
 
 
 def open_scene(demo, site_server, name):

@@ -73,7 +73,8 @@ def measure(page, cdp):
 
 
 #: The target a user would drag in each scene.
-DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target"}
+DRAGGED = {"arm": "target", "tentacles": "target0", "spider": "destination", "race": "target", "robot": "target",
+           "humanoid": "knob"}
 
 
 def moves(page, name, chunk):

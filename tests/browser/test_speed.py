@@ -1,6 +1,7 @@
 """The page's speed goals (tests/bench/goals.py), each a ratio to a baseline timed in the same page in the
 same run (tests/browser/speed.py): every scene's frame against an empty frame of the page, the robot's
-against its arm's forward pass, the crowd's against the bare two-bone maths for its legs. The goals are
+against its arm's forward pass, the crowd's against the bare two-bone maths for its legs, the humanoid's against
+the spider's. The goals are
 ``benchmark``-marked, outside the default run (a busy shared machine moves them); the measurement itself
 is checked in the default run."""
 
@@ -9,7 +10,7 @@ import json
 import pytest
 
 import ikcore
-from speed import against, scene_against
+from speed import against, median_frame, scene_against, scene_against_scene
 from tests.bench import goals
 
 SCENES = tuple(goals.SCENE_EMPTY_FRAME)
@@ -79,3 +80,28 @@ def test_the_crowds_frame_against_the_bare_kernel_for_its_legs(demo, site_server
     assert r["ratio"] <= goals.CROWD_BARE_LEGS, (
         f"the crowd's frame takes {r['ratio']:.2f}x {r['what']} (goal {goals.CROWD_BARE_LEGS:g}; "
         f"rounds: {r['rounds']})")
+
+
+def test_the_page_times_a_scene_against_another(demo, site_server):
+    page = open_scene(demo, site_server, "spider")
+    a = page.evaluate("ikDemo.state().frame")
+    ms = median_frame(page, frames=40, batch=10)
+    assert ms > 0 and page.evaluate("ikDemo.state().frame") >= a + 40
+    r = scene_against_scene(page, "humanoid", "spider", rounds=1, frames=20)
+    assert len(r["rounds"]) == 1 and r["ratio"] > 0 and all(ms > 0 for ms in r["rounds"][0])
+    assert page.evaluate("ikDemo.state().scene") == "spider"
+    state = demo.wait_frames(2)
+    assert state["error"] is None and not demo.problems()
+
+
+@pytest.mark.benchmark
+@pytest.mark.xfail(strict=False, reason="measured in headless Chromium on the shared 2-core machine: a humanoid "
+                   "frame takes about 2.6 spider frames (0.39 to 0.47 ms against 0.15 to 0.17 ms, medians over 600 "
+                   "frames): over the goal of 2 until the humanoid's frame is faster")
+def test_the_humanoids_frame_against_the_spiders(demo, site_server):
+    """Six chains (legs, spine, neck, arms), the feet's steps and the skin against the spider's eight legs."""
+    page = open_scene(demo, site_server, "humanoid")
+    r = scene_against_scene(page, "humanoid", "spider")
+    assert r["ratio"] <= goals.HUMANOID_SPIDER, (
+        f"a humanoid frame takes {r['ratio']:.2f} spider frames (goal {goals.HUMANOID_SPIDER:g}; rounds, "
+        f"humanoid ms / spider ms: {r['rounds']})")

@@ -200,12 +200,22 @@ export function createApi(demo) {
     copyLink() {
       return demo.links.copy();
     },
-    /** Where target `name` is drawn on the page, in CSS pixels (client coordinates): [x, y]. */
+    /**
+     * Where target `name`, or a world point [x, y, z], is drawn on the page, in CSS pixels (client coordinates):
+     * [x, y].
+     */
     screenPosition(name) {
-      const mesh = demo.view?.targetMesh(String(name));
-      if (!mesh) throw new Error(`no target ${JSON.stringify(name)}`);
+      let p;
+      if (Array.isArray(name)) {
+        checkPoint(name, "screenPosition([x, y, z])", 3);
+        p = demo.stage.camera.position.clone().fromArray(name);
+      } else {
+        const mesh = demo.view?.targetMesh(String(name));
+        if (!mesh) throw new Error(`no target ${JSON.stringify(name)}`);
+        p = mesh.position.clone();
+      }
       demo.stage.camera.updateMatrixWorld();
-      const p = mesh.position.clone().project(demo.stage.camera);
+      p.project(demo.stage.camera);
       const rect = demo.stage.renderer.domElement.getBoundingClientRect();
       return [rect.left + ((p.x + 1) / 2) * rect.width, rect.top + ((1 - p.y) / 2) * rect.height];
     },

@@ -139,9 +139,9 @@ export function iterations(n) {
 }
 
 /**
- * The HUD: scene and method, frame rate and Python time, then the chains. Up to four chains get a line each;
- * more (the spider's legs, the race's lanes) get one line that sums them up ("8 legs: 8 reached; largest
- * error 0.2 mm"), with a line per chain on demand (the HUD's "per leg" button).
+ * The HUD: scene and method, frame rate and Python time, then the chains. Up to four chains (as many as the
+ * view's hudEach) get a line each; more (the spider's legs, the race's lanes) get one line that sums them up
+ * ("8 legs: 8 reached; largest error 0.2 mm"), with a line per chain on demand (the HUD's "per leg" button).
  */
 export class Hud {
   constructor() {
@@ -183,7 +183,7 @@ export class Hud {
       return;
     }
     const chains = chainStates(layout, buf);
-    const few = chains.length <= 4;
+    const few = chains.length <= view.hudEach;
     // A view that shows its chains' results itself (the race's chart) keeps the HUD to its first lines.
     this.more.hidden = few || !view.hudChains;
     if (!view.hudChains) {

@@ -18,6 +18,7 @@
 //                                 {choice: label}} for a subset's tick boxes (a choice's name otherwise)
 //   methodLabel                   what the HUD says the scene solves with (null: the method's name)
 //   chainNoun                     what the HUD calls a chain ("chain", "leg", "lane")
+//   hudEach                       the most chains the HUD gives a line each (more are summed up in one)
 //   hudChains                     whether the HUD lists the chains (the race's chart does it instead)
 //   keydown(key)                  a key pressed on the page: true if the view used it
 //   applied(state)                a command changed the scene: its state after it (a set, a drag, a release)
@@ -74,12 +75,14 @@ export class SceneView {
     this.methodLabel = null;
     this.chainNoun = "chain";
     this.hudChains = true;
+    this.hudEach = 4;
     this.ground = null;
     this.steps = null;
     this.gizmoAxes = "xyz";
     this.parts = [];
     this.targets = this.part(new Targets(this.scene, this.layout, this.targetStyle()));
-    this.limbs = this.part(new RigidLimbs(this.scene, this.layout, this.limbStyle(), (k) => this.rigid(k)));
+    const style = this.limbStyle();
+    this.limbs = style ? this.part(new RigidLimbs(this.scene, this.layout, style, (k) => this.rigid(k))) : null;
     this.shadows = this.part(new ContactShadows(this.scene, this.shadowCapacity(),
       (x, z) => this.stage.groundHeight(x, z)));
   }
@@ -90,7 +93,7 @@ export class SceneView {
     return part;
   }
 
-  /** How rigid limbs look here (parts/limbs.js). */
+  /** How rigid limbs look here (parts/limbs.js); null: none are drawn (a view that skins the whole body). */
   limbStyle() {
     return STYLES.plain;
   }
@@ -166,7 +169,7 @@ export class SceneView {
   clickedGround() {}
 
   describe() {
-    return { scene: this.layout.scene, rigid: this.limbs.boneList.length, skinned: [], shadows: this.shadows.count };
+    return { scene: this.layout.scene, rigid: this.limbs?.boneList.length ?? 0, skinned: [], shadows: this.shadows.count };
   }
 
   dispose() {

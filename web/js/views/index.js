@@ -9,5 +9,6 @@ import "./robot.js";
 import "./crowd.js";
 import "./steps.js";
 import "./playground.js";
+import "./humanoid.js";
 
 export { viewFor } from "./registry.js";
