@@ -179,6 +179,8 @@ class HumanoidScene(Scene):
         # The legs' closed-form pose under two_bone, and per leg what it last gave: (target, frames, error).
         self._closed = [ClosedLeg(limb.bound.limited_chain) for limb in self.legs]
         self._closed_kept = [None, None]
+        # Per foot, the (shin's world rotation, ground normal, heading) its sole was last turned for.
+        self._soles = [None, None]
         # The spine's even bend last frame (radians a joint).
         self._bend = 0.0
         self._pelvis_place = None
@@ -386,9 +388,14 @@ class HumanoidScene(Scene):
             self._closed_kept[i] = None
             self._track(limb, ankle, pole=pole)
         # The sole to the ground: the foot's heading, tilted onto the normal, within the ankle.
+        shin = limb.bound.nodes[-1].world_rotation
+        asked = (shin, normal, self.foot_headings[i])
+        if asked == self._soles[i]:
+            # The same shin, ground and heading as last frame: the foot's turn is the one it has.
+            return
+        self._soles[i] = asked
         wanted = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), normal), yaw(self.foot_headings[i]))
         node = self.body.feet["left" if sign > 0 else "right"]
-        shin = limb.bound.nodes[-1].world_rotation
         turn = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
         if turn != node.rotation:
             node.rotation = turn
