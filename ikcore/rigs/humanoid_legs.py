@@ -38,7 +38,8 @@ class ClosedLeg:
     Parameters
     ----------
     chain : Chain
-        The leg with its limits: two bones, a ball hip, a hinge knee about +x.
+        The leg: two bones, a ball hip and a hinge knee about +x, or the same leg without limits
+        (its joints ``None``: then every bend and every hip rotation is allowed).
     """
 
     def __init__(self, chain):
@@ -46,8 +47,7 @@ class ClosedLeg:
         self.thigh, self.shin = chain.lengths
         self.hip, self.knee = chain.joints
         self.bone = chain.directions[0]
-        lo, hi = self.knee.range.lo, self.knee.range.hi
-        self.bend_range = (lo, hi)
+        self.bend_range = (-math.pi, math.pi) if self.knee is None else (self.knee.range.lo, self.knee.range.hi)
 
     def pose(self, target, pole):
         """The leg's :class:`~ikcore.kinematics.Frames` (in the leg's frame) with its tip on ``target``
@@ -78,7 +78,7 @@ class ClosedLeg:
         # The hip's frame: +Y = -f, +Z = n, +X = Y x Z.
         yx, yy, yz = -fx, -fy, -fz
         hip = rot.from_columns((yy * nz - yz * ny, yz * nx - yx * nz, yx * ny - yy * nx), (yx, yy, yz), (nx, ny, nz))
-        if self.hip.clamp(hip, self.bone) is not hip:
+        if self.hip is not None and self.hip.clamp(hip, self.bone) is not hip:
             return None
         knee = (math.cos(0.5 * beta), math.sin(0.5 * beta), 0.0, 0.0)
         cb, sb = math.cos(beta), math.sin(beta)
