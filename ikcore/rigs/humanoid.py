@@ -41,11 +41,13 @@ import time
 from .. import rotation as rot
 from ..checks import check_int_range
 from ..errors import IKError
+from ..solution import CONVERGED
 from ..solvers import ORIENTATION_METHODS
 from ..vectors import signed_angle
 from .humanoid_rig import (ANKLE, ANKLE_BONE, ANKLE_HEIGHT, ARM_REACH, HEAD, HEIGHT, HIP, LEG_REACH, NECK,
                            NECK_POINTS, PALM, PELVIS_HEIGHT, SHOULDER, SIDES, SPINE_LENGTH, SPINE_POINTS, WRIST,
                            WRIST_BONE, Body, arm_points, facing, yaw)
+from .humanoid_legs import ClosedLeg
 from .humanoid_skin import SKIN_STRIDE, bind_pose, describe, skin_bones, write_skin
 from .humanoid_walk import Walker, stand_spot
 from .scene import Limb, Scene, Target
@@ -91,6 +93,10 @@ HANG_TURN = math.cos(math.radians(3.0))
 GRIP_PASSES = 8
 #: The hand reaches in over this many seconds (and drops back as fast).
 REACH_TIME = 0.6
+
+#: The methods that take an orientation and stop at once where the start meets both targets (fabrik_dls
+#: sets the last bone to the asked rotation on every call).
+_MET_STOPS = ("dls",)
 
 LEG_METHODS = ("two_bone", "fabrik", "ccd", "dls", "fabrik_dls")
 
@@ -170,6 +176,11 @@ class HumanoidScene(Scene):
         for name in ("foot_l", "foot_r", "chest", "head", "hand_l", "hand_r"):
             self.add_target(Target(name, (0.0, 1.0, 0.0), draggable=False, radius=0.03))
         self._goals = {limb.name: self.targets[limb.target] for limb in self.limbs}
+        # The legs' closed-form pose under two_bone, and per leg what it last gave: (target, frames, error).
+        self._closed = [ClosedLeg(limb.bound.limited_chain) for limb in self.legs]
+        self._closed_kept = [None, None]
+        # Per foot, the (shin's world rotation, ground normal, heading) its sole was last turned for.
+        self._soles = [None, None]
         # The spine's even bend last frame (radians a joint).
         self._bend = 0.0
         self._pelvis_place = None
@@ -349,22 +360,73 @@ class HumanoidScene(Scene):
             # solve would start there and stop at once (a planted leg under a still pelvis).
             limb.result = (solution.status, solution.error, 0)
             return solution
+        goal = self._goals[limb.name]
+        if pole is None and solution is not None and (orientation is None or method in _MET_STOPS):
+            # No pole to swivel toward: where the chain's pose already meets the target within the
+            # tolerances, a solve would stop at once and keep that pose (a chest or a head moved a
+            # fraction of a millimetre by the breath since the last solve).
+            settings = tracker.settings
+            frames = bound.frames()
+            error = math.dist(frames.points[-1], target)
+            if error <= settings.tolerance and (orientation is None or rot.angle_between(
+                    frames.worlds[-1], orientation) <= settings.orientation_tolerance):
+                limb.result = (CONVERGED, error, 0)
+                goal.position = rot.transform_points([target], *bound.parent_transform())[0]
+                return solution
         self._asked[limb.name] = (target, orientation)
-        self._goals[limb.name].position = rot.transform_points([target], *bound.parent_transform())[0]
+        goal.position = rot.transform_points([target], *bound.parent_transform())[0]
         return self._solved(limb, tracker.solve_from(target, orientation), lap, t0)
 
     def _solve_leg(self, limb, origin, q, sign, foot):
         normal = self._normal(foot)
-        ankle = _local(origin, q, self._ankle(foot.position, normal))
-        self._track(limb, ankle, pole=(sign * HIP[0], HIP[1] - 0.5 * LEG_REACH, KNEE_POLE))
-        # The sole to the ground: the foot's heading, tilted onto the normal, within the ankle.
+        world = self._ankle(foot.position, normal)
+        ankle = _local(origin, q, world)
+        pole = (sign * HIP[0], HIP[1] - 0.5 * LEG_REACH, KNEE_POLE)
         i = 0 if sign > 0 else 1
+        if not (self.params["leg_method"] == "two_bone" and limb.bound.constrained
+                and self._pose_leg(limb, i, ankle, pole, world)):
+            self._closed_kept[i] = None
+            self._track(limb, ankle, pole=pole)
+        # The sole to the ground: the foot's heading, tilted onto the normal, within the ankle.
+        shin = limb.bound.nodes[-1].world_rotation
+        asked = (shin, normal, self.foot_headings[i])
+        if asked == self._soles[i]:
+            # The same shin, ground and heading as last frame: the foot's turn is the one it has.
+            return
+        self._soles[i] = asked
         wanted = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), normal), yaw(self.foot_headings[i]))
         node = self.body.feet["left" if sign > 0 else "right"]
-        shin = limb.bound.nodes[-1].world_rotation
         turn = ANKLE.clamp(rot.multiply(rot.conjugate(shin), wanted), ANKLE_BONE)
         if turn != node.rotation:
             node.rotation = turn
+
+    def _pose_leg(self, limb, i, target, pole, world):
+        """Pose leg ``i`` in closed form (:mod:`ikcore.rigs.humanoid_legs`) for ``target`` (in its frame;
+        ``world`` in the world) with the knee toward ``pole``; False where that pose is not exact or not
+        within the limits (the caller then solves it with the general method)."""
+        lap = self._lap
+        t0 = time.perf_counter() if lap is None else lap
+        bound = limb.bound
+        kept = self._closed_kept[i]
+        if kept is not None and kept[0] == target and bound.holds(kept[1].rotations):
+            # The same target, the leg still in the pose that met it (a planted leg under a still pelvis).
+            limb.result = (CONVERGED, kept[2], 0)
+            return True
+        posed = self._closed[i].pose(target, pole)
+        if posed is None:
+            return False
+        frames, error = posed
+        bound.take_frames(frames)
+        self._closed_kept[i] = (target, frames, error)
+        self._goals[limb.name].position = world
+        limb.solution = None
+        limb.result = (CONVERGED, error, 1)
+        if lap is not False:
+            t1 = time.perf_counter()
+            limb.ms = (t1 - t0) * 1000.0
+            if lap is not None:
+                self._lap = t1
+        return True
 
     def _solve_spine(self):
         # In the pelvis frame: the chest where the spine, bent evenly (each joint by the same angle
@@ -399,13 +461,14 @@ class HumanoidScene(Scene):
         n = rot.rotate(half, (0.0, NECK, 0.0))
         h = rot.rotate(whole, (0.0, HEAD, 0.0))
         top = (base[0] + n[0] + h[0], base[1] + n[1] + h[1], base[2] + n[2] + h[2])
-        solution = self._track(self.neck, top, orientation=whole)
+        self._track(self.neck, top, orientation=whole)
         # The head's twist about its bone, which a position leaves free: turn the face to the look's.
-        world = solution.frames.worlds[-1]
+        frames = self.neck.bound.frames()
+        world = frames.worlds[-1]
         bone = rot.rotate(world, (0.0, 1.0, 0.0))
         twist = signed_angle(bone, rot.rotate(world, (0.0, 0.0, 1.0)), rot.rotate(whole, (0.0, 0.0, 1.0)))
         if abs(twist) > 1e-6:
-            neck, head = solution.rotations
+            neck, head = frames.rotations
             self.neck.bound.set_rotations([neck, rot.multiply(head, yaw(twist))])
 
     def _wrist_goal(self):

@@ -10,7 +10,8 @@ from ikcore import IKError
 from ikcore import rotation as rot
 from ikcore.rigs import make_scene
 from ikcore.rigs.humanoid import HumanoidScene
-from ikcore.rigs.humanoid_rig import ANKLE, ANKLE_BONE, ANKLE_HEIGHT, HEIGHT, WRIST, WRIST_BONE
+from ikcore.rigs.humanoid_legs import ClosedLeg
+from ikcore.rigs.humanoid_rig import ANKLE, ANKLE_BONE, ANKLE_HEIGHT, HEIGHT, HIP, LEG_REACH, WRIST, WRIST_BONE
 
 CHAINS = ["left_leg", "right_leg", "spine", "neck", "left_arm", "right_arm"]
 
@@ -284,3 +285,29 @@ def test_animate_off_stands_until_the_knob_is_placed():
     scene.set_target("knob", knob)
     settle(scene, 60)
     assert math.dist(scene.walker.position, where) > 0.1
+
+
+@given(st.floats(-0.4, 0.4), st.floats(0.2, 0.95), st.floats(-0.5, 0.5))
+@settings(max_examples=60, deadline=None)
+def test_closed_form_legs_give_the_general_two_bone_pose(dx, down, dz):
+    # The legs' closed form (ikcore.rigs.humanoid_legs) is the general two_bone method's answer with the
+    # same pole, or None where that answer is not exact within the limits.
+    limb = make_scene("humanoid").legs[0]
+    chain = limb.bound.limited_chain
+    pole = (HIP[0], HIP[1] - 0.5 * LEG_REACH, 0.6)
+    target = (HIP[0] + dx, HIP[1] - down, dz)
+    posed = ClosedLeg(chain).pose(target, pole)
+    general = limb.bound.tracker("two_bone", pole=pole, local=True, tolerance=1e-9).solve_from(target)
+    if posed is None:
+        # Out of reach, or the limits cut the pose: the same closed form without the limits is then
+        # none too, or not the general method's (limited) answer.
+        free = ClosedLeg(chain.free()).pose(target, pole)
+        assert free is None or general.status != "converged" or max(
+            math.dist(a, b) for a, b in zip(free[0].points, general.frames.points)) > 1e-9
+        return
+    frames, error = posed
+    assert error < 1e-12 and general.status == "converged"
+    for ours, theirs in zip(frames.points, general.frames.points):
+        assert math.dist(ours, theirs) < 1e-9
+    assert all(abs(a - b) < 1e-9 or abs(a + b) < 1e-9 for q, r in zip(frames.rotations, general.rotations)
+               for a, b in zip(q, r))
