@@ -33,7 +33,11 @@ def patch(image, x, y, half=3):
 
 
 def arrived(demo, page):
-    """The character walked up to the door and holds its knob, then still (no scripted motion)."""
+    """The character walked up to the door and holds its knob, then still (no scripted motion).
+
+    The scripted motion is switched on first: with it off the character stands where it is until the
+    knob is placed, and a test before may have left it off."""
+    page.evaluate("ikDemo.set({animate: true})")
     page.evaluate("ikDemo.advance(600, 1 / 60, 0)")
     page.evaluate("ikDemo.set({animate: false})")
     page.evaluate("ikDemo.advance(60, 1 / 60, 0)")
