@@ -92,13 +92,21 @@ def test_a_link_opens_on_its_step_and_the_controls_step_through_the_trace(demo, 
         page.evaluate("ikDemo.stepTo(1.5)")
 
     # Play runs to the last step and stops there, the chain in the solution's pose.
+    # The button's labels are recorded as they change: at 30 steps a second the few steps left may all be
+    # played before a read of the label after the click (on a busy machine they were).
     page.evaluate("ikDemo.set({rate: 30})")
+    page.evaluate("""() => {
+        const button = document.querySelector('#steps-play');
+        window.playLabels = [];
+        new MutationObserver(() => playLabels.push(button.textContent))
+            .observe(button, {childList: true, characterData: true, subtree: true});
+    }""")
     page.click("#steps-play")
-    assert page.text_content("#steps-play") == "Pause"
     demo.wait_until("ikDemo.state().params.animate === false", 60_000, "the play to reach the last step")
     steps = demo.wait_frames(1)["steps"]
     assert steps["index"] == steps["count"] - 1 and steps["phase"] == "result"
     assert page.text_content("#steps-play") == "Play"
+    assert page.evaluate("playLabels")[:1] == ["Pause"], page.evaluate("playLabels")
 
     # A dragged target is traced again from the same start; the last step is still shown.
     before = page.evaluate("ikDemo.state().steps")
