@@ -214,28 +214,3 @@ def to_matrix(q):
         2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
         2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
     )
-
-
-def from_columns(x, y, z):
-    """The unit quaternion of the rotation matrix with columns ``x, y, z``.
-
-    Shepperd's method: take the largest of ``w, x, y, z`` from the diagonal
-    first, so no division by a small number.
-    """
-    m00, m10, m20 = x
-    m01, m11, m21 = y
-    m02, m12, m22 = z
-    trace = m00 + m11 + m22
-    if trace > 0.0:
-        s = 2.0 * math.sqrt(1.0 + trace)
-        q = (0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s)
-    elif m00 > m11 and m00 > m22:
-        s = 2.0 * math.sqrt(1.0 + m00 - m11 - m22)
-        q = ((m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s)
-    elif m11 > m22:
-        s = 2.0 * math.sqrt(1.0 + m11 - m00 - m22)
-        q = ((m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s)
-    else:
-        s = 2.0 * math.sqrt(1.0 + m22 - m00 - m11)
-        q = ((m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s)
-    return normalize(q)

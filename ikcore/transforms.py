@@ -86,6 +86,12 @@ def to_quaternion(R):
     return tuple(c / n for c in q)
 
 
+def from_columns(x, y, z):
+    """The unit quaternion of the rotation matrix whose columns are the frame's axes ``x, y, z``
+    (:func:`to_quaternion` of its rows)."""
+    return to_quaternion(tuple(zip(x, y, z)))
+
+
 def from_quaternion(q):
     """The rotation matrix (rows of 3) of a unit quaternion."""
     m = to_matrix(q)

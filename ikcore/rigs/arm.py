@@ -25,6 +25,7 @@ starts from the previous frame's pose the arm holds still there.
 import math
 
 from .. import rotation as rot
+from ..transforms import from_columns
 from ..constraints import BallSocket, Hinge
 from ..skeleton import Skeleton
 from .paths import Orbit
@@ -138,4 +139,4 @@ def natural_hand(target, pole):
     fx, fy, fz = fx / nf, fy / nf, fz / nf
     nx, ny, nz = vy * uz - vz * uy, vz * ux - vx * uz, vx * uy - vy * ux
     yx, yy, yz = ny * fz - nz * fy, nz * fx - nx * fz, nx * fy - ny * fx
-    return rot.from_columns((fx, fy, fz), (yx, yy, yz), (nx, ny, nz))
+    return from_columns((fx, fy, fz), (yx, yy, yz), (nx, ny, nz))

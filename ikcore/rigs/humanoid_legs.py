@@ -29,6 +29,7 @@ line to the target): then the scene solves the leg with the general method.
 import math
 
 from .. import rotation as rot
+from ..transforms import from_columns
 from ..kinematics import Frames
 
 
@@ -77,7 +78,7 @@ class ClosedLeg:
         nx, ny, nz = ca * wx - sa * ux, ca * wy - sa * uy, ca * wz - sa * uz
         # The hip's frame: +Y = -f, +Z = n, +X = Y x Z.
         yx, yy, yz = -fx, -fy, -fz
-        hip = rot.from_columns((yy * nz - yz * ny, yz * nx - yx * nz, yx * ny - yy * nx), (yx, yy, yz), (nx, ny, nz))
+        hip = from_columns((yy * nz - yz * ny, yz * nx - yx * nz, yx * ny - yy * nx), (yx, yy, yz), (nx, ny, nz))
         if self.hip is not None and self.hip.clamp(hip, self.bone) is not hip:
             return None
         knee = (math.cos(0.5 * beta), math.sin(0.5 * beta), 0.0, 0.0)

@@ -42,6 +42,7 @@ angle >= 0.
 import math
 
 from .. import rotation as rot
+from ..transforms import from_columns
 from ..constraints import BallSocket, Hinge
 from ..skeleton import Skeleton
 
@@ -169,4 +170,4 @@ def frame_rotation(along, front):
     n = math.sqrt(zx * zx + zy * zy + zz * zz)
     zx, zy, zz = zx / n, zy / n, zz / n
     # X = Y x Z completes a right-handed frame.
-    return rot.from_columns((ay * zz - az * zy, az * zx - ax * zz, ax * zy - ay * zx), (ax, ay, az), (zx, zy, zz))
+    return from_columns((ay * zz - az * zy, az * zx - ax * zz, ax * zy - ay * zx), (ax, ay, az), (zx, zy, zz))
