@@ -52,8 +52,7 @@ triangle, the tip on the chord at ``dc``: no pose comes nearer, its error is
 keeps its tip at a fixed distance from the root (the law of cosines), which
 bounds its error from below: where that bound is farther (the two compared by
 their squares), the side that meets the triangle wins outright (most targets:
-its pose is :meth:`PlanarLeg._met`'s, worked out in the loop where its angles
-fall within :attr:`PlanarLeg.bounds`). Otherwise both sides are weighed in
+its pose is :meth:`PlanarLeg._met`'s). Otherwise both sides are weighed in
 full, or, where no side meets the triangle, taken by their angles.
 
 :meth:`PlanarLeg.solve` runs these steps for many legs of one shape, over flat
@@ -201,11 +200,10 @@ class PlanarLeg:
             Whether the targets are given in plane coordinates (:meth:`in_plane`).
         """
         (rx, ry, rz), (e1x, e1y, e1z), (e2x, e2y, e2z), (ax, ay, az) = self.root, self.e1, self.e2, self.axis
-        l1, l2, long, short = self.l1, self.l2, self.l1 + self.l2, self.l1 - self.l2
+        l2, long, short = self.l2, self.l1 + self.l2, self.l1 - self.l2
         least, cpsi, spsi = abs(short), self.cos_psi, self.sin_psi
         (hmx, hmy, hcw, hfull), (gmx, gmy, gcw, kfull) = self.hip_arc, self.gamma_arc
-        (reach_lo, reach_hi), bounds = self.knee_reaches, self.bounds
-        lo0, hi0, lo1, hi1 = bounds or (0.0, 0.0, 0.0, 0.0)
+        reach_lo, reach_hi = self.knee_reaches
         near, tie = 1e-9 * self.reach, 1e-12 * self.reach
         (xs, ys, zs), (t0s, t1s) = targets, angles
         errors, status, points = out.errors, out.status, out.knees is not None
@@ -236,16 +234,10 @@ class PlanarLeg:
                     bound = sqrt(off * off + z * z) + tie
                     if min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound:
                         # The side that meets the triangle wins outright: its bone 0 and knee (side 2
-                        # is side 1 with alpha and gamma negated), their angles, the tip on the chord.
+                        # is side 1 with alpha and gamma negated), the tip on the chord.
                         s, t = (sa, sg) if met1 else (-sa, -sg)
-                        hx, hy, kc, ks = ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg
-                        t0, t1 = atan2(hy, hx), atan2(ks, kc)
-                        fx, fy = dc * ux, dc * uy
-                        if bounds is not None and lo0 <= t0 <= hi0 and lo1 <= t1 <= hi1:
-                            pose = (hypot(fx - x, fy - y, z), t0, t1, l1 * hx, l1 * hy, fx, fy)
-                        else:
-                            # Past an end after all, or in ranges numbered otherwise.
-                            pose = self._met((hx, hy, kc, ks), fx, fy, x, y, z)
+                        side = (ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg)
+                        pose = self._met(side, dc * ux, dc * uy, x, y, z)
                 elif met1 or met2:
                     sides = ((ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg),
                              (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg))
