@@ -239,11 +239,10 @@ class HumanoidScene(Scene):
         # It walks to the knob while the scene animates, or once the reader has placed the knob; with the
         # scripted motion off it otherwise stands where it is (a foot in the air still lands).
         if reach and (self.params["animate"] or knob.pinned):
-            spot = stand_spot(knob.position, DOOR_HEADING)
+            spot, heading = stand_spot(knob.position, DOOR_HEADING), DOOR_HEADING
         else:
-            spot = tuple(walker.position)
+            spot, heading = tuple(walker.position), walker.heading
         planted = [h for foot, h in zip(walker.gait.feet, self.foot_headings) if not foot.stepping]
-        heading = DOOR_HEADING if reach and (self.params["animate"] or knob.pinned) else walker.heading
         walker.update(dt, spot, heading, self.terrain.half - 2.0, planted)
         self._move_look(dt)
         # The hand reaches once the character stands.
