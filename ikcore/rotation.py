@@ -65,6 +65,16 @@ def normalize(q):
     return (w / n, x / n, y / n, z / n)
 
 
+def halve(q):
+    """The rotation about ``q``'s axis by half its angle: ``(cos(a/2), sin(a/2) n)`` turned into
+    ``(cos(a/4), sin(a/4) n)`` by the half-angle identities, which come to normalizing ``(1 + w, x, y,
+    z)``. ``q`` is taken the short way round (its angle at most pi: ``w >= 0``)."""
+    w, x, y, z = q
+    if w < 0.0:
+        w, x, y, z = -w, -x, -y, -z
+    return normalize((1.0 + w, x, y, z))
+
+
 def rotate(q, v):
     """Rotate vector ``v`` by unit quaternion ``q``.
 

@@ -20,18 +20,22 @@ root, six chains hanging from its nodes); where it stands and how it walks,
 4. **Spine** (the panel's method): the chest goes to its rest place, swayed by
    breathing, and leans toward the knob by as much as the arm alone falls
    short of it.
-5. **Neck** (the panel's method): the head turns to look at the ``look``
-   target within the neck's limits; the methods that take an orientation are
-   given the look's rotation, the others its position, and the head's twist
-   about its bone is set after (it is what a position leaves free).
+5. **Neck** (``neck_method``, ``look`` by default): the head turns to look at
+   the ``look`` target within the look's limits (a turn and a nod). Under
+   ``look`` the neck is posed in closed form: its two joints each turn by half
+   the look's rotation (the same axis, half the angle), so the head takes the
+   look's rotation itself. Under a solver's method, the methods that take an
+   orientation are given the look's rotation, the others its position, and
+   the head's twist about its bone is set after (it is what a position leaves
+   free).
 6. **Arms** (the panel's method): the right hand takes the knob's grip (the
    knob target's orientation: the hand's rotation from rest) with the palm on
    the knob; the left arm hangs, swaying with the breath. The hand's rotation
    is set within the wrist's limits; where they cut it, the wrist's target
    moves so the palm still meets the knob.
 
-``two_bone`` solves the two-bone chains (legs, arms, neck); the spine, with
-three bones, is then solved by ``fabrik``: :meth:`HumanoidScene.chain_method`
+``two_bone`` solves the two-bone chains (the arms, and the legs or neck when
+chosen for them); the spine, with three bones, is then solved by ``fabrik``: :meth:`HumanoidScene.chain_method`
 says which method each chain used.
 """
 
@@ -41,6 +45,7 @@ import time
 from .. import rotation as rot
 from ..checks import check_int_range
 from ..errors import IKError
+from ..kinematics import Frames
 from ..solution import CONVERGED
 from ..solvers import ORIENTATION_METHODS
 from ..vectors import signed_angle
@@ -99,6 +104,8 @@ REACH_TIME = 0.6
 _MET_STOPS = ("dls",)
 
 LEG_METHODS = ("two_bone", "fabrik", "ccd", "dls", "fabrik_dls")
+#: The neck's: ``look``, posed in closed form, or a solver's method.
+NECK_METHODS = ("look", "fabrik", "ccd", "dls", "fabrik_dls", "two_bone")
 
 
 def even_bend(wx, wz, angle=0.0):
@@ -146,14 +153,16 @@ class HumanoidScene(Scene):
     methods = ("fabrik", "ccd", "dls", "fabrik_dls", "two_bone")
     default_method = "fabrik"
     default_max_iterations = 40
-    #: ``leg_method``: the legs' method; ``reach``: whether the right hand goes to the knob (else both
-    #: arms hang, and the character stands where it is).
-    extra_params = {"leg_method": {"kind": "choice", "choices": list(LEG_METHODS)}, "reach": {"kind": "bool"}}
+    #: ``leg_method``: the legs' method; ``neck_method``: the neck's; ``reach``: whether the right hand goes
+    #: to the knob (else both arms hang, and the character stands where it is).
+    extra_params = {"leg_method": {"kind": "choice", "choices": list(LEG_METHODS)},
+                    "neck_method": {"kind": "choice", "choices": list(NECK_METHODS)}, "reach": {"kind": "bool"}}
     options = {"seed": lambda value, name: check_int_range(value, name, 0, 2**31 - 1)}
 
     def __init__(self, seed=11):
         super().__init__()
         self.params["leg_method"] = "two_bone"
+        self.params["neck_method"] = "look"
         self.params["reach"] = True
         self.terrain = Terrain(seed=seed, amplitude=0.16, scale=2.6, octaves=3)
         self.body = body = Body()
@@ -184,6 +193,8 @@ class HumanoidScene(Scene):
         # The spine's even bend last frame (radians a joint).
         self._bend = 0.0
         self._pelvis_place = None
+        # The look's rotation the neck was last posed for in closed form, and that pose's frames.
+        self._look = None
         # Per chain, the (target, orientation) in its frame it was last solved for.
         self._asked = {}
         # Per arm, the world's down in the chest's frame its hang was last aimed by.
@@ -203,10 +214,13 @@ class HumanoidScene(Scene):
     # -- parameters ----------------------------------------------------------------------------
 
     def chain_method(self, limb):
-        """The method ``limb`` is solved with: the legs' ``leg_method``, the others the panel's
-        (``fabrik`` for the three-bone spine when the panel says ``two_bone``)."""
+        """The method ``limb`` is solved with: the legs' ``leg_method``, the neck's ``neck_method``
+        (``look``: posed in closed form), the others the panel's (``fabrik`` for the three-bone spine
+        when the panel says ``two_bone``)."""
         if limb in self.legs:
             return self.params["leg_method"]
+        if limb is self.neck:
+            return self.params["neck_method"]
         method = self.params["method"]
         if method == "two_bone" and limb.bound.chain.size != 2:
             return "fabrik"
@@ -455,8 +469,11 @@ class HumanoidScene(Scene):
         dx, dy, dz = look[0] - base[0], look[1] - (base[1] + NECK + 0.09), look[2] - (base[2] + 0.08)
         turn = max(-LOOK_YAW, min(LOOK_YAW, math.atan2(dx, dz)))
         pitch = max(-LOOK_UP, min(LOOK_DOWN, math.atan2(-dy, math.hypot(dx, dz))))
-        half = rot.multiply(yaw(0.5 * turn), rot.from_axis_angle((1.0, 0.0, 0.0), 0.5 * pitch))
         whole = rot.multiply(yaw(turn), rot.from_axis_angle((1.0, 0.0, 0.0), pitch))
+        if self.params["neck_method"] == "look":
+            self._pose_neck(whole, origin, q)
+            return
+        half = rot.multiply(yaw(0.5 * turn), rot.from_axis_angle((1.0, 0.0, 0.0), 0.5 * pitch))
         n = rot.rotate(half, (0.0, NECK, 0.0))
         h = rot.rotate(whole, (0.0, HEAD, 0.0))
         top = (base[0] + n[0] + h[0], base[1] + n[1] + h[1], base[2] + n[2] + h[2])
@@ -469,6 +486,36 @@ class HumanoidScene(Scene):
         if abs(twist) > 1e-6:
             neck, head = frames.rotations
             self.neck.bound.set_rotations([neck, rot.multiply(head, yaw(twist))])
+
+    def _pose_neck(self, whole, origin, q):
+        """The neck under ``look``: the head turned by ``whole`` (in the chest's frame, ``origin`` and
+        ``q`` in the world), each of the two joints by its half (:func:`ikcore.rotation.halve`), so
+        that the head's rotation is ``whole`` itself. Within the look's limits (``LOOK_YAW``,
+        ``LOOK_UP``, ``LOOK_DOWN``) both halves lie within the joints' cones and twists."""
+        lap = self._lap
+        t0 = time.perf_counter() if lap is None else lap
+        bound = self.neck.bound
+        kept = self._look
+        if kept is not None and kept[0] == whole and bound.holds(kept[1].rotations):
+            iterations = 0  # the same look, the neck still in the pose that gave it
+        else:
+            h = rot.halve(whole)
+            (bx, by, bz), (nx, ny, nz), (hx, hy, hz) = NECK_POINTS[0], rot.rotate(h, (0.0, NECK, 0.0)), \
+                rot.rotate(whole, (0.0, HEAD, 0.0))
+            frames = Frames([h, h], [h, whole], [(bx, by, bz), (bx + nx, by + ny, bz + nz),
+                                                 (bx + nx + hx, by + ny + hy, bz + nz + hz)])
+            bound.take_frames(frames)
+            self._look = kept = (whole, frames)
+            self.neck.solution = None
+            iterations = 1
+        # The head's top where the look puts it, against the top's place through the skeleton.
+        goal = self._goals["neck"].position = rot.transform_points([kept[1].points[-1]], origin, q)[0]
+        self.neck.result = (CONVERGED, math.dist(bound.effector(), goal), iterations)
+        if lap is not False:
+            t1 = time.perf_counter()
+            self.neck.ms = (t1 - t0) * 1000.0
+            if lap is not None:
+                self._lap = t1
 
     def _wrist_goal(self):
         # The right wrist's goal in the world: the palm on the knob with the grip's rotation.

@@ -77,12 +77,12 @@ def test_opens_from_a_link_with_six_chains_and_a_skinned_body(demo, site_server)
 def test_link_pose_export_and_embed(demo, site_server):
     page = open_humanoid(demo, site_server)
     page.evaluate("ikDemo.setMethod('dls')")
-    page.evaluate("ikDemo.set({leg_method: 'fabrik'})")
+    page.evaluate("ikDemo.set({leg_method: 'fabrik', neck_method: 'ccd'})")
     knob = page.evaluate("ikDemo.state().targets.knob")
     page.evaluate("p => ikDemo.setTarget('knob', p)", [knob[0] + 0.1, knob[1] + 0.15, knob[2]])
     before = demo.wait_frames(2)
     link = page.evaluate("ikDemo.link()")
-    for key in ("scene=humanoid", "method=dls", "leg_method=fabrik", "t.knob="):
+    for key in ("scene=humanoid", "method=dls", "leg_method=fabrik", "neck_method=ccd", "t.knob="):
         assert key in link, (key, link)
     # The pose as ikcore reads it back: the six chains, each where the page draws it.
     pose_json, state = page.evaluate("[ikDemo.pose(), ikDemo.state()]")

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 from ikcore import IKError
 from ikcore import rotation as rot
 from ikcore.rigs import make_scene
-from ikcore.rigs.humanoid import HumanoidScene
+from ikcore.rigs.humanoid import LOOK_DOWN, LOOK_UP, LOOK_YAW, NECK_METHODS, HumanoidScene
 from ikcore.rigs.humanoid_legs import ClosedLeg
-from ikcore.rigs.humanoid_rig import ANKLE, ANKLE_BONE, ANKLE_HEIGHT, HEIGHT, HIP, LEG_REACH, WRIST, WRIST_BONE
+from ikcore.rigs.humanoid_rig import (ANKLE, ANKLE_BONE, ANKLE_HEIGHT, HEIGHT, HIP, LEG_REACH, WRIST, WRIST_BONE,
+                                      neck_joints, yaw)
 
 CHAINS = ["left_leg", "right_leg", "spine", "neck", "left_arm", "right_arm"]
 
@@ -82,7 +83,8 @@ def run(scene, frames, check):
 @pytest.mark.parametrize("method", HumanoidScene.methods)
 def test_stands_walks_and_reaches(method):
     scene = make_scene("humanoid")
-    scene.set_params(method=method)
+    # The neck by the panel's method too (its own default, the look in closed form, is in every other test).
+    scene.set_params(method=method, neck_method=method)
     planted = {}
     seen = {"walked": False, "reached": 0, "steps": 0}
 
@@ -107,6 +109,8 @@ def test_bad_parameters_raise():
     scene = make_scene("humanoid")
     with pytest.raises(IKError):
         scene.set_params(leg_method="jacobian")
+    with pytest.raises(IKError):
+        scene.set_params(neck_method="pseudo_inverse")
     with pytest.raises(IKError):
         scene.set_params(method="pseudo_inverse")
     with pytest.raises(IKError):
@@ -191,8 +195,10 @@ def test_steps_to_a_knob_beyond_reach_then_reaches():
     assert scene.state()["humanoid"]["reach"] == "reaching" and scene.hand_error() < 1e-3
 
 
-def test_head_looks_at_the_look_target_within_the_neck():
+@pytest.mark.parametrize("neck_method", NECK_METHODS)
+def test_head_looks_at_the_look_target_within_the_neck(neck_method):
     scene = make_scene("humanoid")
+    scene.set_params(neck_method=neck_method)
     settle(scene, 500)
     head = scene.body.neck.nodes[1]
 
@@ -212,6 +218,29 @@ def test_head_looks_at_the_look_target_within_the_neck():
     neck = scene.body.neck
     assert max(neck.limited_chain.violations(neck.rotations)) <= 1e-9
     assert face()[2] > 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-LOOK_YAW, LOOK_YAW), st.floats(-LOOK_UP, LOOK_DOWN))
+def test_the_looks_halves_keep_within_the_necks_limits(turn, pitch):
+    """Posed in closed form, the neck's two joints each take half the look's rotation: over the whole
+    range of the look (its turn and nod as the scene clamps them) the halves lie within the joints'
+    cones and twists, and together turn the head by the look."""
+    whole = rot.multiply(yaw(turn), rot.from_axis_angle((1.0, 0.0, 0.0), pitch))
+    half = rot.halve(whole)
+    neck, head = neck_joints()
+    up = (0.0, 1.0, 0.0)
+    assert neck.violation(half, up) == 0.0 and head.violation(half, up) == 0.0
+    assert rot.angle_between(rot.multiply(half, half), whole) <= 1e-12
+
+
+def test_the_look_in_closed_form_reports_the_neck():
+    scene = make_scene("humanoid")
+    settle(scene, 200)
+    neck = next(c for c in scene.state()["chains"] if c["name"] == "neck")
+    assert scene.state()["humanoid"]["methods"]["neck"] == "look"
+    assert neck["status"] == "converged" and neck["error"] < 1e-12 and neck["iterations"] in (0, 1)
+    assert math.dist(neck["effector"], neck["target"]) < 1e-12
 
 
 def test_pelvis_target_crouches_and_release_stands_up():

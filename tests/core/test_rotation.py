@@ -94,3 +94,14 @@ def test_perpendicular_is_unit_and_orthogonal():
         p = rot.perpendicular(v)
         assert math.isclose(math.dist(p, (0, 0, 0)), 1.0)
         assert abs(sum(a * b for a, b in zip(p, v))) < 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(vectors, st.floats(-math.pi, math.pi, allow_nan=False))
+def test_halve_is_the_same_axis_by_half_the_angle(axis, angle):
+    q = rot.from_axis_angle(axis, angle)
+    half = rot.halve(q)
+    assert close(half, rot.from_axis_angle(axis, 0.5 * angle), 1e-12)
+    # Either sign of q is the same rotation, halved the short way round.
+    assert close(rot.halve(tuple(-c for c in q)), half, 1e-12)
+    assert rot.angle_between(rot.multiply(half, half), q) <= 1e-9

@@ -26,7 +26,7 @@ class HumanoidView extends SceneView {
     this.shortHint = "Click the door's brass knob, then drag it.";  // in an embed
     this.hint = "Click the door's brass knob and drag its arrows: the character walks up and reaches for it " +
       "(R: turn the grip). The red ball sets where it looks, the red ring how low its hips go.";
-    this.labels = { leg_method: "legs' method", reach: "reach for the knob" };
+    this.labels = { leg_method: "legs' method", neck_method: "neck's method", reach: "reach for the knob" };
     this.chainNoun = "limb";
     const software = !context.stage.high;
     this.body = this.part(new Mannequin(this.scene, layout, buf,
