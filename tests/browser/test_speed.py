@@ -95,9 +95,6 @@ def test_the_page_times_a_scene_against_another(demo, site_server):
 
 
 @pytest.mark.benchmark
-@pytest.mark.xfail(strict=False, reason="measured in headless Chromium on the shared 2-core machine: a humanoid "
-                   "frame takes 1.82 to 1.93 spider frames (2.38 in one run of four; 0.26 to 0.49 ms against 0.14 "
-                   "to 0.15 ms, medians over 600 frames): within the goal of 2 without margin")
 def test_the_humanoids_frame_against_the_spiders(demo, site_server):
     """Six chains (legs, spine, neck, arms), the feet's steps and the skin against the spider's eight legs."""
     page = open_scene(demo, site_server, "humanoid")
