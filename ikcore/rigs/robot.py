@@ -19,7 +19,9 @@ both shipped as URDF (:func:`ikcore.rigs.urdf_arm`), turned from the URDF's Z up
 Y up. Changing it builds the arm anew (a new layout :attr:`~ikcore.rigs.Scene.revision`). The
 SCARA's quill is a :class:`~ikcore.Slider`: its constraint description (``"type": "slider"``)
 gives the range the page draws as a stroke, and the secondary objectives, which take no sliding
-joint yet, are left out while it is shown (``objectives_apply`` in the state says so).
+joint yet, are left out while it is shown (``objectives_apply`` in the state says so; their
+parameters are kept but marked ``"panel": False`` in :meth:`~RobotScene.param_specs`, and the page
+neither draws nor picks the obstacle).
 
 Targets: ``target``, the flange, with the orientation the hand takes; by default
 it wanders slowly in front of the arm, the hand pointing down. ``obstacle``, a
@@ -207,6 +209,10 @@ class RobotScene(Scene):
         specs = super().param_specs()
         if self.urdf is not None and self.params["arm"] == "file":
             specs["arm"] = {"kind": "choice", "choices": [*ARMS, "file"]}
+        if not self.objectives_apply:
+            # Kept and set as ever (links carry them), but out of the panel while they serve nothing.
+            for name in OBJECTIVES:
+                specs[name]["panel"] = specs[name + "_weight"]["panel"] = False
         return specs
 
     def params_changed(self, old):

@@ -1,5 +1,6 @@
 """The SCARA-like arm in the page: offered by the robot scene's arm choice and by a link, its quill sliding
-within its stroke as the hand's target moves, the stroke drawn with the limits, the objectives said to be off;
+within its stroke as the hand's target moves, the stroke drawn with the limits, the objectives said to be off
+(the obstacle not drawn, their settings out of the panel);
 a dropped URDF with a prismatic joint shown, and another tip link of a file picked in the panel and by
 ikDemo.setUrdfTip."""
 
@@ -42,6 +43,13 @@ def test_the_scara_slides_its_quill_within_its_stroke_and_draws_it(demo, site_se
     hud = page.text_content("#hud-measures")
     assert "objectives off" in hud and "limit margin" in hud, hud
     assert "the quill slides within its stroke" in page.text_content("#hint-text")
+    # Nothing avoids the obstacle while the objectives are off: it is neither drawn nor picked, and their
+    # settings are out of the panel (kept all the same: links carry them).
+    assert demo.wait_frames(1)["view"]["obstacleShown"] is False
+    panel = page.text_content("#gui")
+    assert "avoid obstacle" not in panel and "rest weight" not in panel and "joint limits" in panel
+    page.mouse.click(*page.evaluate("ikDemo.screenPosition('obstacle')"))
+    assert demo.wait_frames(1)["selected"] != "obstacle"
 
     # The hand's target lowered, then raised: the quill slides down, then up, within its stroke, the target met.
     state = page.evaluate("ikDemo.state()")
@@ -69,6 +77,8 @@ def test_the_scara_slides_its_quill_within_its_stroke_and_draws_it(demo, site_se
     page.evaluate("ikDemo.set({arm: 'panda'})")
     demo.wait_frames(3)
     assert chain_size(page) == 7 and "objectives off" not in page.text_content("#hud-measures")
+    assert demo.wait_frames(1)["view"]["obstacleShown"] is True
+    assert "avoid obstacle" in page.text_content("#gui") and "rest weight" in page.text_content("#gui")
     assert not demo.problems()
 
 

@@ -152,6 +152,10 @@ def test_the_scara_like_arm_slides_its_quill_within_its_stroke():
     assert quill["axis"] == pytest.approx([0.0, -1.0, 0.0], abs=1e-12)  # down, Y up
     assert "secondary" not in scene.method_options("dls") and scene.state()["objectives_apply"] is False
     assert scene.targets["target"].orientation is None  # four joints: a point target
+    # Their parameters are kept, out of the panel.
+    specs = layout["param_specs"]
+    assert all(specs[n]["panel"] is False and specs[n + "_weight"]["panel"] is False
+               for n in ("avoid_obstacle", "away_from_limits", "toward_rest"))
     slides = []
     buf = scene.allocate()
     for _ in range(240):
@@ -164,6 +168,7 @@ def test_the_scara_like_arm_slides_its_quill_within_its_stroke():
     # Back to the Panda: the objectives again.
     scene.set_params(arm="panda")
     assert scene.state()["objectives_apply"] is True and "secondary" in scene.method_options("dls")
+    assert "panel" not in scene.layout()["param_specs"]["avoid_obstacle"]
 
 
 def test_the_stroke_the_page_draws_holds_the_quills_end():

@@ -108,7 +108,7 @@ export class Handles {
     _ndc.set(((x - rect.left) / rect.width) * 2 - 1, -((y - rect.top) / rect.height) * 2 + 1);
     _ray.setFromCamera(_ndc, this.stage.camera);
     _hits.length = 0;
-    const meshes = this.view ? this.view.targets.meshes.filter((m) => m.userData.target.draggable) : [];
+    const meshes = this.view ? this.view.targets.meshes.filter((m) => m.visible && m.userData.target.draggable) : [];
     // Recursive: a target drawn as a group (a marker with a wider invisible disc to click) counts as itself.
     _ray.intersectObjects(meshes, true, _hits);
     for (const hit of _hits) {

@@ -19,6 +19,11 @@ const STYLE = {
 const CLEAR = new THREE.Color(0x4c9bf0);
 const INSIDE = new THREE.Color(0xff4d4d);
 
+/** Whether the layout's arm has a sliding joint (the SCARA's quill). */
+function slides(layout) {
+  return layout.chains[0].constraints.some((c) => c?.type === "slider");
+}
+
 class RobotView extends SceneView {
   constructor(context) {
     super(context);
@@ -37,8 +42,9 @@ class RobotView extends SceneView {
     this.clearanceAt = layout.sections.chains.offset + 4 + this.measureIndex.clearance;
     // An arm whose every joint turns full circle (the UR5-like arm's) has no limit margin to read.
     this.limited = layout.chains[0].constraints.some((c) => c && !(c.type === "hinge" && c.max_deg - c.min_deg >= 360));
-    // An arm with a sliding joint (the SCARA's quill): the objectives, which take none yet, are off.
-    this.sliding = layout.chains[0].constraints.some((c) => c?.type === "slider");
+    // An arm with a sliding joint (the SCARA's quill): the objectives, which take none yet, are off, their
+    // settings out of the panel and the obstacle not drawn (targetStyle).
+    this.sliding = slides(layout);
     if (this.sliding) {
       this.shortHint = "Drag the red ball: the quill slides.";
       this.hint = "Click the red ball and move the hand up and down: the quill slides within its stroke (show " +
@@ -59,7 +65,10 @@ class RobotView extends SceneView {
   }
 
   targetStyle() {
+    const sliding = slides(this.layout);
     return {
+      // Nothing avoids the obstacle while the objectives are off: it is neither drawn nor picked.
+      hidden: (target) => sliding && target.name === "obstacle",
       // The obstacle: a sphere of its own radius, seen through, its colour set every frame (update).
       mesh: (target) => {
         if (target.name !== "obstacle") return null;
@@ -91,13 +100,13 @@ class RobotView extends SceneView {
     const clearance = values[this.measureIndex.clearance];
     const margin = values[this.measureIndex.margin];
     // The margin is the nearest joint's distance to its nearer limit, as a share of that joint's range.
-    return `clearance ${clearance.toFixed(3)} m${clearance < 0 ? " (inside)" : ""} · ` +
-      (this.limited ? `limit margin ${(100 * margin).toFixed(1)}% of range` : "every joint turns full circle") +
-      (this.sliding ? " · objectives off: they take no sliding joint yet" : "");
+    const limits = this.limited ? `limit margin ${(100 * margin).toFixed(1)}% of range` : "every joint turns full circle";
+    if (this.sliding) return `${limits} · objectives off: they take no sliding joint yet`;
+    return `clearance ${clearance.toFixed(3)} m${clearance < 0 ? " (inside)" : ""} · ${limits}`;
   }
 
   describe() {
-    return { ...super.describe(), obstacleInside: Boolean(this.inside),
+    return { ...super.describe(), obstacleInside: Boolean(this.inside), obstacleShown: this.targets.mesh("obstacle").visible,
       obstacleColor: `#${this.targets.mesh("obstacle").material.color.getHexString()}` };
   }
 
