@@ -434,11 +434,7 @@ class HumanoidScene(Scene):
         self._goals[limb.name].position = world
         limb.solution = None
         limb.result = (CONVERGED, error, 1)
-        if lap is not False:
-            t1 = time.perf_counter()
-            limb.ms = (t1 - t0) * 1000.0
-            if lap is not None:
-                self._lap = t1
+        self._timed(limb, lap, t0)
         return True
 
     def _solve_spine(self):
@@ -511,11 +507,7 @@ class HumanoidScene(Scene):
         # The head's top where the look puts it, against the top's place through the skeleton.
         goal = self._goals["neck"].position = rot.transform_points([kept[1].points[-1]], origin, q)[0]
         self.neck.result = (CONVERGED, math.dist(bound.effector(), goal), iterations)
-        if lap is not False:
-            t1 = time.perf_counter()
-            self.neck.ms = (t1 - t0) * 1000.0
-            if lap is not None:
-                self._lap = t1
+        self._timed(self.neck, lap, t0)
 
     def _wrist_goal(self):
         # The right wrist's goal in the world: the palm on the knob with the grip's rotation.

@@ -455,15 +455,20 @@ class Scene:
         return self._solved(limb, tracker(target, orientation), lap, t0)
 
     def _solved(self, limb, sol, lap, t0):
-        # The chain's time (from t0: the lap, within step(); none on a frame not timed) and its solution.
+        # The chain's time and its solution.
+        self._timed(limb, lap, t0)
+        limb.solution = sol
+        limb.result = (sol.status, sol.error, sol.iterations)
+        return sol
+
+    def _timed(self, limb, lap, t0):
+        """``limb.ms``: the chain's time from ``t0`` (the lap, within step(); none on a frame not timed,
+        ``lap`` False), the lap moved on to now."""
         if lap is not False:
             t1 = time.perf_counter()
             limb.ms = (t1 - t0) * 1000.0
             if lap is not None:
                 self._lap = t1
-        limb.solution = sol
-        limb.result = (sol.status, sol.error, sol.iterations)
-        return sol
 
     # -- output --------------------------------------------------------------------------------
 
