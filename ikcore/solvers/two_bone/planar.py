@@ -240,8 +240,8 @@ class PlanarLeg:
                         # is side 1 with alpha and gamma negated), the tip on the chord.
                         if met2:
                             sa, sg = -sa, -sg
-                        side = (ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg)
-                        pose = self._met(side, dc * ux, dc * uy, x, y, z)
+                        pose = self._met(ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg,
+                                         cpsi * sg - spsi * cg, dc * ux, dc * uy, x, y, z)
                 elif met1 or met2:
                     sides = ((ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg),
                              (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg))
@@ -298,7 +298,7 @@ class PlanarLeg:
         """
         x, y, z, rho = target
         ux, uy = x / rho, y / rho
-        one, two = (self._met(side, dc * ux, dc * uy, x, y, z) if met else
+        one, two = (self._met(*side, dc * ux, dc * uy, x, y, z) if met else
                     self._clamped(clamp_angle(atan2(side[3], side[2]), *self.knee), ux, uy, x, y, z)
                     for side, met in sides)
         if one is None or two is None:
@@ -308,9 +308,9 @@ class PlanarLeg:
         u = self._direction(x, y, rho, *start)
         return two if self._prefers(two, one, u, pole, *start) else one
 
-    def _met(self, side, fx, fy, x, y, z):
-        """The pose of a side that meets the triangle within both ranges: ``side`` is bone 0's
-        direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``,
+    def _met(self, hx, hy, kc, ks, fx, fy, x, y, z):
+        """The pose of a side that meets the triangle within both ranges: bone 0's direction ``(hx,
+        hy)`` and the knee angle's cosine and sine ``(kc, ks)``; the tip at ``(fx, fy)``,
         its error measured to the target ``(x, y, z)`` (as every pose's is: not the triangle's
         ``hypot(dc - rho, z)``, which rounding in the tip would belie).
 
@@ -319,7 +319,6 @@ class PlanarLeg:
         ``1e-8`` radians, so a range narrower than that, or a side that much past
         an end, passes it. The side's angles then decide (:meth:`_by_angles`).
         """
-        hx, hy, kc, ks = side
         t0, t1 = atan2(hy, hx), atan2(ks, kc)
         if self.bounds is None:
             # Brought into the ranges' numbering.
