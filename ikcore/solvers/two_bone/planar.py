@@ -218,11 +218,12 @@ class PlanarLeg:
             pose = None
             if rho > near:
                 # The triangle on the target's foot, held within the shell: alpha's and gamma's cosines
-                # and sines.
+                # and sines, from the sums and differences of its sides (d -+ short, long -+ d).
                 dc = least if rho < least else long if rho > long else rho
-                p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+                dp, dm, lp, lm = dc + short, dc - short, long + dc, long - dc
+                p, q = dp * lp, dm * lm
                 ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-                p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+                p, q = dm * dp, lm * lp
                 cg, sg = (p - q) / (p + q), sa * dc / l2
                 ux, uy = x / rho, y / rho
                 # Each side's knee, then its hip, within its range (by the cosine of a sum).
