@@ -74,13 +74,14 @@ class Bodies:
             self._aim(k, gait)
         w = min(1.0, EASE * dt)  # none at dt = 0: a resize turns the bodies without moving them
         ys, nxs, nys, nzs = self.y, self.nx, self.ny, self.nz
+        aim_ys, aim_nxs, aim_nys, aim_nzs = self.aim_y, self.aim_nx, self.aim_ny, self.aim_nz
         qws, qxs, qys, qzs = self.qw, self.qx, self.qy, self.qz
         headings = walkers.heading
         for k in range(self.count):
-            ys[k] += w * (self.aim_y[k] - ys[k])
-            nx = nxs[k] + w * (self.aim_nx[k] - nxs[k])
-            ny = nys[k] + w * (self.aim_ny[k] - nys[k])
-            nz = nzs[k] + w * (self.aim_nz[k] - nzs[k])
+            ys[k] += w * (aim_ys[k] - ys[k])
+            nx = nxs[k] + w * (aim_nxs[k] - nxs[k])
+            ny = nys[k] + w * (aim_nys[k] - nys[k])
+            nz = nzs[k] + w * (aim_nzs[k] - nzs[k])
             r = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
             nx, ny, nz = nxs[k], nys[k], nzs[k] = nx * r, ny * r, nz * r
             # between(+y, n): (1 + n_y, n_z, 0, -n_x) normalised. For a unit n its squared norm is

@@ -27,12 +27,12 @@ point under the middle of the step, to clear a bump between the two. Then,
 with ``s = psi / SWING`` the step's progress::
 
     e = s^2 (3 - 2 s)                              (eased: starts and lands gently)
-    foot = lift + e (land - lift) + (0, 4 s (1 - s) arc, 0)
-    arc  = LIFT min(1, |land - lift| / FULL_STEP) + max(0, clearance)
+    foot = lift + e travel + (0, 4 s (1 - s) arc, 0),    travel = land - lift
+    arc  = LIFT min(1, |travel| / FULL_STEP) + max(0, clearance)
 
 so a step that goes nowhere (a walker standing still) leaves its foot on the
-ground. When the phase leaves the swing the foot is exactly on its landing
-point and stays there.
+ground. A step's travel and arc are worked out when it starts, once. When the
+phase leaves the swing the foot is exactly on its landing point and stays there.
 
 State: flat lists, per walker (``phase``) or per leg (``8 k + i`` for leg ``i``
 of walker ``k``), laid out when the crowd's size changes.
@@ -90,6 +90,7 @@ class PhaseGait:
         self.phase, self.swinging, self.changed = [], [], []
         self.fx, self.fy, self.fz = [], [], []
         self.lift_x, self.lift_y, self.lift_z = [], [], []
+        self.travel_x, self.travel_y, self.travel_z = [], [], []
         self.land_x, self.land_y, self.land_z = [], [], []
         self.arc = []
 
@@ -97,7 +98,7 @@ class PhaseGait:
         """Keep the first ``count`` walkers' feet; new walkers stand with every foot on its rest spot."""
         legs = self.legs
         feet = (self.fx, self.fy, self.fz, self.lift_x, self.lift_y, self.lift_z,
-                self.land_x, self.land_y, self.land_z, self.arc)
+                self.travel_x, self.travel_y, self.travel_z, self.land_x, self.land_y, self.land_z, self.arc)
         for column in feet:
             del column[legs * count:]
         del self.phase[count:]
@@ -110,7 +111,7 @@ class PhaseGait:
                 x = walkers.x[k] + c * rx + s * rz
                 z = walkers.z[k] - s * rx + c * rz
                 y = self.ground(x, z)
-                for column, value in zip(feet, (x, y, z, x, y, z, x, y, z, 0.0)):
+                for column, value in zip(feet, (x, y, z, x, y, z, 0.0, 0.0, 0.0, x, y, z, 0.0)):
                     column.append(value)
         self.count = count
         self.changed.clear()
@@ -168,22 +169,23 @@ class PhaseGait:
             y = ground(x, z)
             ax, ay, az = self.lift_x[n], self.lift_y[n], self.lift_z[n] = self.fx[n], self.fy[n], self.fz[n]
             self.land_x[n], self.land_y[n], self.land_z[n] = x, y, z
+            dx, dy, dz = self.travel_x[n], self.travel_y[n], self.travel_z[n] = x - ax, y - ay, z - az
             # The ground under the step's middle above the straight line between its ends: clear it.
             clearance = ground(0.5 * (ax + x), 0.5 * (az + z)) - 0.5 * (ay + y)
-            self.arc[n] = LIFT * min(1.0, math.hypot(x - ax, z - az) / FULL_STEP) + max(0.0, clearance)
+            self.arc[n] = LIFT * min(1.0, math.hypot(dx, dz) / FULL_STEP) + max(0.0, clearance)
         self.changed.append(k)
 
     def _carry(self, first, group, s):
         """Feet of ``group`` (legs from ``first``) at progress ``s`` of their steps."""
         e = s * s * (3.0 - 2.0 * s)
         up = 4.0 * s * (1.0 - s)
-        ax, ay, az, bx, by, bz = self.lift_x, self.lift_y, self.lift_z, self.land_x, self.land_y, self.land_z
+        ax, ay, az, dx, dy, dz = self.lift_x, self.lift_y, self.lift_z, self.travel_x, self.travel_y, self.travel_z
         fx, fy, fz, arc = self.fx, self.fy, self.fz, self.arc
         for i in group:
             n = first + i
-            fx[n] = ax[n] + e * (bx[n] - ax[n])
-            fy[n] = ay[n] + e * (by[n] - ay[n]) + up * arc[n]
-            fz[n] = az[n] + e * (bz[n] - az[n])
+            fx[n] = ax[n] + e * dx[n]
+            fy[n] = ay[n] + e * dy[n] + up * arc[n]
+            fz[n] = az[n] + e * dz[n]
 
     def _land(self, first, group):
         """Feet of ``group`` (legs from ``first``) on their landing points."""

@@ -209,7 +209,7 @@ class PlanarLeg:
         errors, status, points = out.errors, out.status, out.knees is not None
         for k in range(count):
             if plane:
-                x, y, z = tx, ty, tz = xs[k], ys[k], zs[k]
+                x, y, z = xs[k], ys[k], zs[k]
             else:
                 # The target in plane coordinates (x, y), off the plane (z).
                 tx, ty, tz = xs[k] - rx, ys[k] - ry, zs[k] - rz
@@ -217,11 +217,13 @@ class PlanarLeg:
             rho = hypot(x, y)
             pose = None
             if rho > near:
-                # The triangle on the target's foot: alpha's and gamma's cosines and sines.
-                dc = min(max(rho, least), long)
-                p, q = (dc + short) * (long + dc), (dc - short) * (long - dc)
+                # The triangle on the target's foot, held within the shell: alpha's and gamma's cosines
+                # and sines, from the sums and differences of its sides (d -+ short, long -+ d).
+                dc = least if rho < least else long if rho > long else rho
+                dp, dm, lp, lm = dc + short, dc - short, long + dc, long - dc
+                p, q = dp * lp, dm * lm
                 ca, sa = (p - q) / (p + q), 2.0 * sqrt(p * q) / (p + q)
-                p, q = (dc - short) * (dc + short), (long - dc) * (long + dc)
+                p, q = dm * dp, lm * lp
                 cg, sg = (p - q) / (p + q), sa * dc / l2
                 ux, uy = x / rho, y / rho
                 # Each side's knee, then its hip, within its range (by the cosine of a sum).
@@ -230,14 +232,17 @@ class PlanarLeg:
                 c, s = (ux * hmx + uy * hmy) * ca, (uy * hmx - ux * hmy) * sa
                 met1, met2 = knee1 and (hfull or c + s >= hcw), knee2 and (hfull or c - s >= hcw)
                 if met1 != met2 and not (knee1 and knee2):
-                    off, off_lo, off_hi = dc - rho, reach_lo - rho, reach_hi - rho
-                    bound = sqrt(off * off + z * z) + tie
-                    if min(off_lo * off_lo, off_hi * off_hi) + z * z > bound * bound:
+                    # The met side's error against the least the other's can be, its knee on either
+                    # end of its range: farther with the knee on both ends (by their squares).
+                    off, off_lo, off_hi, zz = dc - rho, reach_lo - rho, reach_hi - rho, z * z
+                    bound = sqrt(off * off + zz) + tie
+                    if off_lo * off_lo + zz > bound * bound and off_hi * off_hi + zz > bound * bound:
                         # The side that meets the triangle wins outright: its bone 0 and knee (side 2
                         # is side 1 with alpha and gamma negated), the tip on the chord.
-                        s, t = (sa, sg) if met1 else (-sa, -sg)
-                        side = (ux * ca + uy * s, uy * ca - ux * s, cpsi * cg + spsi * t, cpsi * t - spsi * cg)
-                        pose = self._met(side, dc * ux, dc * uy, x, y, z)
+                        if met2:
+                            sa, sg = -sa, -sg
+                        pose = self._met(ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg,
+                                         cpsi * sg - spsi * cg, dc * ux, dc * uy, x, y, z)
                 elif met1 or met2:
                     sides = ((ux * ca + uy * sa, uy * ca - ux * sa, cpsi * cg + spsi * sg, cpsi * sg - spsi * cg),
                              (ux * ca - uy * sa, uy * ca + ux * sa, cpsi * cg - spsi * sg, -cpsi * sg - spsi * cg))
@@ -248,7 +253,8 @@ class PlanarLeg:
                 pose = self._by_angles(x, y, z, rho, t0s[k], t1s[k], poles, k, tie)
             code = CONVERGED
             if pose[0] > tolerance:
-                pose, code = self._missed(pose, (t0s[k], t1s[k]), (x, y, z), (tx, ty, tz), tolerance, tie)
+                offset = (x, y, z) if plane else (tx, ty, tz)
+                pose, code = self._missed(pose, (t0s[k], t1s[k]), (x, y, z), offset, tolerance, tie)
             error, t0s[k], t1s[k], kx, ky, fx, fy = pose
             if points:
                 self._write(out, k, kx, ky, fx, fy)
@@ -293,7 +299,7 @@ class PlanarLeg:
         """
         x, y, z, rho = target
         ux, uy = x / rho, y / rho
-        one, two = (self._met(side, dc * ux, dc * uy, x, y, z) if met else
+        one, two = (self._met(*side, dc * ux, dc * uy, x, y, z) if met else
                     self._clamped(clamp_angle(atan2(side[3], side[2]), *self.knee), ux, uy, x, y, z)
                     for side, met in sides)
         if one is None or two is None:
@@ -303,9 +309,9 @@ class PlanarLeg:
         u = self._direction(x, y, rho, *start)
         return two if self._prefers(two, one, u, pole, *start) else one
 
-    def _met(self, side, fx, fy, x, y, z):
-        """The pose of a side that meets the triangle within both ranges: ``side`` is bone 0's
-        direction and the knee angle's cosine and sine, ``(hx, hy, kc, ks)``; the tip at ``(fx, fy)``,
+    def _met(self, hx, hy, kc, ks, fx, fy, x, y, z):
+        """The pose of a side that meets the triangle within both ranges: bone 0's direction ``(hx,
+        hy)`` and the knee angle's cosine and sine ``(kc, ks)``; the tip at ``(fx, fy)``,
         its error measured to the target ``(x, y, z)`` (as every pose's is: not the triangle's
         ``hypot(dc - rho, z)``, which rounding in the tip would belie).
 
@@ -314,7 +320,6 @@ class PlanarLeg:
         ``1e-8`` radians, so a range narrower than that, or a side that much past
         an end, passes it. The side's angles then decide (:meth:`_by_angles`).
         """
-        hx, hy, kc, ks = side
         t0, t1 = atan2(hy, hx), atan2(ks, kc)
         if self.bounds is None:
             # Brought into the ranges' numbering.
