@@ -70,9 +70,6 @@ def test_the_robots_frame_against_its_arms_forward_pass(demo, site_server):
 
 
 @pytest.mark.benchmark
-@pytest.mark.xfail(strict=False, reason="in the page's Pyodide the crowd of 100 takes about 4.1-4.4x its bare legs "
-                   "(its frame some 3.3 ms against 0.78 ms for the bare legs, 2026-12-05), against about 3.0x in "
-                   "CPython and 3.0-3.3x in Pyodide alone in Chromium or Node: over the goal in the page")
 def test_the_crowds_frame_against_the_bare_kernel_for_its_legs(demo, site_server):
     page = open_scene(demo, site_server, "crowd", "{count: 100}")
     r = scene_against(page, "crowd")
