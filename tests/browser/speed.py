@@ -30,8 +30,8 @@ import statistics
 
 #: Empty frames timed as one batch (a few ms of them).
 EMPTY_CALLS = 1000
-#: Per scene (with its defaults; the crowd of 100): its frames timed as one batch, and its own
-#: baseline's calls timed as one batch (a few ms each).
+#: Per scene (with its defaults; the crowd of 100): its frames a batch, and its own baseline's calls a
+#: batch (a few ms each; each side the least of 5 batches).
 BATCHES = {"arm": (20, 400), "tentacles": (5, 20), "spider": (20, 200), "race": (40, 50), "robot": (20, 400),
            "crowd": (2, 8), "humanoid": (10, 100)}
 
