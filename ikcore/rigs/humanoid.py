@@ -207,7 +207,6 @@ class HumanoidScene(Scene):
         self.skin = skin_bones(body)
         self._skin_records = [(b[4], b[5]) for b in self.skin]
         self._bind = bind_pose()
-        self.grip_error = None
         self.advance(0.0)
         self.solve()
 
@@ -373,7 +372,8 @@ class HumanoidScene(Scene):
             # solve would start there and stop at once (a planted leg under a still pelvis).
             limb.result = (solution.status, solution.error, 0)
             return solution
-        goal = self._goals[limb.name]
+        # What the chain reaches for, in the world (the state's and the HUD's target).
+        self._goals[limb.name].position = rot.transform_points([target], *bound.parent_transform())[0]
         if pole is None and solution is not None and (orientation is None or method in _MET_STOPS):
             # No pole to swivel toward: where the chain's pose already meets the target within the
             # tolerances, a solve would stop at once and keep that pose (a chest or a head moved a
@@ -384,10 +384,8 @@ class HumanoidScene(Scene):
             if error <= settings.tolerance and (orientation is None or rot.angle_between(
                     frames.worlds[-1], orientation) <= settings.orientation_tolerance):
                 limb.result = (CONVERGED, error, 0)
-                goal.position = rot.transform_points([target], *bound.parent_transform())[0]
                 return solution
         self._asked[limb.name] = (target, orientation)
-        goal.position = rot.transform_points([target], *bound.parent_transform())[0]
         return self._solved(limb, tracker.solve_from(target, orientation), lap, t0)
 
     def _solve_leg(self, limb, origin, q, sign, foot):
