@@ -51,11 +51,12 @@ from ..solvers import ORIENTATION_METHODS
 from ..vectors import signed_angle
 from .humanoid_rig import (ANKLE, ANKLE_BONE, ANKLE_HEIGHT, ARM_REACH, HEAD, HEIGHT, HIP, LEG_REACH, NECK,
                            NECK_POINTS, PALM, PELVIS_HEIGHT, SHOULDER, SIDES, SPINE_LENGTH, SPINE_POINTS, WRIST,
-                           WRIST_BONE, Body, arm_points, facing, yaw)
+                           WRIST_BONE, Body, arm_points, facing)
 from .humanoid_legs import ClosedLeg
 from .humanoid_skin import SKIN_STRIDE, bind_pose, describe, skin_bones, write_skin
 from .humanoid_walk import Walker, stand_spot
 from .scene import Limb, Scene, Target
+from .spider import yaw
 from .terrain import Terrain
 
 #: The door: its hinge edge's foot, size (width, height, thickness), its facing, the knob's place on it.

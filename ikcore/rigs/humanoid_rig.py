@@ -15,7 +15,7 @@ skeleton's dirty subtrees). The arms hang from the spine's last node (the
 chest): the link from the chest to a shoulder is the clavicle, drawn as the
 arm's lead. The hands and feet are nodes of their own below a chain's last
 node: their rotation is set directly (a grip, a sole on the ground), within the
-wrist's and the ankle's limits (:func:`within`).
+wrist's and the ankle's limits (:data:`WRIST`, :data:`ANKLE`).
 
 Joints (angles in degrees; limits are written in the parent's frame at rest,
 see :mod:`ikcore.constraints`):
@@ -41,7 +41,6 @@ angle >= 0.
 
 import math
 
-from .. import rotation as rot
 from ..transforms import from_columns
 from ..constraints import BallSocket, Hinge
 from ..skeleton import Skeleton
@@ -143,16 +142,6 @@ class Body:
                                [f"upper_arm_{s}", f"forearm_{s}", f"wrist_{s}"])
             self.arms[side] = arm
             self.hands[side] = sk.add_node(f"hand_{s}", arm.nodes[-1])
-
-
-def within(joint, bone, q):
-    """``q`` put within ``joint``'s limits (a BallSocket's clamp, for a bone ``bone`` at rest)."""
-    return joint.clamp(q, bone)
-
-
-def yaw(angle):
-    """The rotation by ``angle`` radians about +Y (heading 0 faces +Z)."""
-    return (math.cos(0.5 * angle), 0.0, math.sin(0.5 * angle), 0.0)
 
 
 def facing(heading):

@@ -122,8 +122,9 @@ def ground_plane(feet):
     return (nx, ny, nz), my
 
 
-def _yaw(a):
-    return (math.cos(0.5 * a), 0.0, math.sin(0.5 * a), 0.0)
+def yaw(angle):
+    """The rotation by ``angle`` radians about +Y, the world's up (heading 0 faces +Z)."""
+    return (math.cos(0.5 * angle), 0.0, math.sin(0.5 * angle), 0.0)
 
 
 class SpiderScene(Scene):
@@ -156,7 +157,7 @@ class SpiderScene(Scene):
         self.hips, self.bases, self.coxae, self.rest_local = [], [], [], []
         joints = leg_joints()
         for i, (hip, base, rest) in enumerate(mounts()):
-            coxa = sk.add_node(f"coxa{i}", "body", hip, _yaw(base))
+            coxa = sk.add_node(f"coxa{i}", "body", hip, yaw(base))
             bound = sk.add_chain(f"leg{i}", coxa, LEG_POINTS, joints)
             # The coxa is drawn as the leg's lead: from the coxa node to the femur's root.
             self.add_limb(Limb(bound, [0.05, 0.03], [0.055, 0.045, 0.025], target=f"foot{i}", lead=0.055))
@@ -306,7 +307,7 @@ class SpiderScene(Scene):
         self.normal = (nx * k, ny * k, nz * k)
         want = my + HEIGHT
         self.body_y += (want - self.body_y) * w
-        q = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), self.normal), _yaw(self.heading))
+        q = rot.multiply(rot.shortest_arc((0.0, 1.0, 0.0), self.normal), yaw(self.heading))
         x0, z0 = self.position
         self.body.set_local((x0, self.body_y, z0), q)
         # Lower the body where a foot on the ground would be out of reach (twice: the drop changes the hips).
@@ -383,7 +384,7 @@ class SpiderScene(Scene):
         self.yaws[i] = yaw
         half = 0.5 * (base + yaw)
         w, y = math.cos(half), math.sin(half)
-        # The coxa turns by _yaw(base + yaw) = (w, 0, y, 0) at the hip: in the world, the body's rotation
+        # The coxa turns by yaw(base + yaw) = (w, 0, y, 0) at the hip: in the world, the body's rotation
         # times it (the product with the zero terms left out) at the body's position plus R hip.
         qw, qx, qy, qz = q
         coxa.place((w, 0.0, y, 0.0),

@@ -12,7 +12,8 @@ from ikcore.rigs import make_scene
 from ikcore.rigs.humanoid import LOOK_DOWN, LOOK_UP, LOOK_YAW, NECK_METHODS, HumanoidScene
 from ikcore.rigs.humanoid_legs import ClosedLeg
 from ikcore.rigs.humanoid_rig import (ANKLE, ANKLE_BONE, ANKLE_HEIGHT, HEIGHT, HIP, LEG_REACH, WRIST, WRIST_BONE,
-                                      neck_joints, yaw)
+                                      neck_joints)
+from ikcore.rigs.spider import yaw
 
 CHAINS = ["left_leg", "right_leg", "spine", "neck", "left_arm", "right_arm"]
 
