@@ -82,16 +82,8 @@ def write_skin(buf, offset, records):
     """Write each ``(node, S)`` of ``records`` as ``[P_node, W_node S]`` into ``buf`` from
     ``offset``, in place."""
     i = offset
-    for node, (sw, sx, sy, sz) in records:
-        x, y, z = node.world_position
-        w, a, b, c = node.world_rotation
-        buf[i] = x
-        buf[i + 1] = y
-        buf[i + 2] = z
-        # W S, the Hamilton product written out.
-        buf[i + 3] = w * sw - a * sx - b * sy - c * sz
-        buf[i + 4] = w * sx + a * sw + b * sz - c * sy
-        buf[i + 5] = w * sy - a * sz + b * sw + c * sx
-        buf[i + 6] = w * sz + a * sy - b * sx + c * sw
+    for node, rest in records:
+        buf[i], buf[i + 1], buf[i + 2] = node.world_position
+        buf[i + 3], buf[i + 4], buf[i + 5], buf[i + 6] = rot.multiply(node.world_rotation, rest)
         i += SKIN_STRIDE
     return i
