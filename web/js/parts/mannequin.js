@@ -60,12 +60,6 @@ export function shapeOf(name) {
   return SHAPES.find((shape) => name.includes(shape.word)) ?? PLAIN;
 }
 
-/** 0 at a, 1 at b, smooth between (and flat beyond). */
-function smoothstep(a, b, x) {
-  const t = Math.min(Math.max((x - a) / (b - a), 0), 1);
-  return t * t * (3 - 2 * t);
-}
-
 /**
  * The rings of a bone's surface, bottom to top: [s (along the bone, from its start), rx, rz] each, the poles
  * excluded (the surface closes at s of the first and last entries of `poles`).
@@ -185,14 +179,14 @@ export class Mannequin {
         positions.push(v.x, v.y, v.z);
         colors.push(color.r, color.g, color.b);
         // Own weight against the parent's across the start joint (a), against a child's across the end (b).
-        const a = bone.parent >= 0 ? smoothstep(-blend, blend, s) : 1;
+        const a = bone.parent >= 0 ? THREE.MathUtils.smoothstep(s, -blend, blend) : 1;
         let child = -1;
         let best = Infinity;
         for (const c of ends_) {
           const d = starts[c].distanceToSquared(v);
           if (d < best) { best = d; child = c; }
         }
-        const b = child >= 0 ? 1 - smoothstep(bone.length - blend, bone.length + blend, s) : 1;
+        const b = child >= 0 ? 1 - THREE.MathUtils.smoothstep(s, bone.length - blend, bone.length + blend) : 1;
         skinIndex.push(i, Math.max(bone.parent, 0), Math.max(child, 0), 0);
         skinWeight.push(a * b, 1 - a, a * (1 - b), 0);
       };

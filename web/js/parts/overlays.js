@@ -31,6 +31,12 @@ function put(x, y, z) {
   _pos[_w++] = z;
 }
 
+/** A unit vector square to the unit vector `d`, into `out` (from whichever of x and y lies farther off it). */
+function across(d, out) {
+  out.set(Math.abs(d.x) < 0.9 ? 1 : 0, Math.abs(d.x) < 0.9 ? 0 : 1, 0);
+  return out.addScaledVector(d, -out.dot(d)).normalize();
+}
+
 const HINGE = new THREE.Color(0xffd166);
 const CONE = new THREE.Color(0x4cc9f0);
 const STROKE = new THREE.Color(0x06d6a0);
@@ -119,8 +125,7 @@ export class LimitOverlay {
       } else {
         const c = THREE.MathUtils.degToRad(item.limit.cone_deg);
         // A basis (u, v) normal to the cone's axis d.
-        _u.set(Math.abs(_d.x) < 0.9 ? 1 : 0, Math.abs(_d.x) < 0.9 ? 0 : 1, 0);
-        _u.addScaledVector(_d, -_u.dot(_d)).normalize();
+        across(_d, _u);
         _v.crossVectors(_d, _u);
         const h = r * Math.cos(c);
         const q = r * Math.sin(c);
@@ -152,12 +157,12 @@ export class LimitOverlay {
     _a.copy(item.axis).applyQuaternion(_rp);
     _r.copy(item.offset).applyQuaternion(_rp).add(_o);
     // A direction across the stroke for the ticks.
-    _u.set(Math.abs(_a.x) < 0.9 ? 1 : 0, Math.abs(_a.x) < 0.9 ? 0 : 1, 0);
-    _u.addScaledVector(_a, -_u.dot(_a)).normalize();
+    across(_a, _u);
     const tick = 0.04 + 0.1 * (upper - lower);
     put(_r.x + lower * _a.x, _r.y + lower * _a.y, _r.z + lower * _a.z);
     put(_r.x + upper * _a.x, _r.y + upper * _a.y, _r.z + upper * _a.z);
-    for (const s of [lower, upper]) {
+    for (let e = 0; e < 2; e++) {
+      const s = e ? upper : lower;
       put(_r.x + s * _a.x - tick * _u.x, _r.y + s * _a.y - tick * _u.y, _r.z + s * _a.z - tick * _u.z);
       put(_r.x + s * _a.x + tick * _u.x, _r.y + s * _a.y + tick * _u.y, _r.z + s * _a.z + tick * _u.z);
     }

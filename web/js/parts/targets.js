@@ -2,7 +2,7 @@
 //   [x, y, z, qw, qx, qy, qz, radius]   in the order of layout.targets
 // Draggable targets red, scripted ones (a race lane's copy) a quieter amber; an oriented target carries its
 // axes (x red, y green, z blue) so its rotation can be seen and turned. A view may draw a target its own way
-// (a marker on the ground) or not at all (`hidden`: its mesh stays, for picking and screenPosition).
+// (a marker on the ground) or not at all (`hidden`: its mesh stays, for screenPosition; a hidden mesh is not picked).
 
 import * as THREE from "three";
 

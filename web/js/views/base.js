@@ -75,7 +75,6 @@ export class SceneView {
     this.methodLabel = null;
     this.chainNoun = "chain";
     this.hudChains = true;
-    this.hudEach = 4;
     this.ground = null;
     this.steps = null;
     this.gizmoAxes = "xyz";
@@ -91,6 +90,11 @@ export class SceneView {
   part(part) {
     this.parts.push(part);
     return part;
+  }
+
+  /** The most chains the HUD gives a line each (a view may make it depend on the window). */
+  get hudEach() {
+    return 4;
   }
 
   /** How rigid limbs look here (parts/limbs.js); null: none are drawn (a view that skins the whole body). */

@@ -123,9 +123,6 @@ class HumanoidView extends SceneView {
     return window.innerWidth >= 600 ? 6 : 4;
   }
 
-  // The base view's default (four) does not apply: the getter decides.
-  set hudEach(_) {}
-
   targetStyle() {
     return {
       mesh: (target) => this.drawTarget(target),
