@@ -42,7 +42,7 @@ from .. import rotation as rot
 from ..chain import Chain
 from ..constraints import Hinge
 from ..checks import check_fraction, check_positive
-from ..kinematics import pose_of
+from ..kinematics import pose_of, slid_offsets
 from ..problem import Problem, check_settings
 from . import fabrik
 from .jacobian import run as run_jacobian
@@ -128,14 +128,9 @@ def held_chain(chain, slides):
     others): its bone ``o_i + s_i a_i`` long, its joint a hinge that cannot turn. Its poses are those
     of ``chain`` with those displacements, joint for joint."""
     points = [chain.points[0]]
-    joints = []
-    for j, (offset, joint) in enumerate(zip(chain.offsets, chain.joints)):
-        s = slides[j]
-        if s is not None:
-            offset = tuple(o + s * a for o, a in zip(offset, joint.axis))
-            joint = Hinge(joint.axis, 0.0, 0.0)
+    for offset in slid_offsets(chain, slides):
         points.append(tuple(p + o for p, o in zip(points[-1], offset)))
-        joints.append(joint)
+    joints = [joint if s is None else Hinge(joint.axis, 0.0, 0.0) for joint, s in zip(chain.joints, slides)]
     return Chain(points, joints)
 
 
