@@ -174,8 +174,10 @@ class Recorder:
         k = scale_ * (max_step / biggest if capped else 1.0)
         end = points[-1]
         directions, columns, deltas, turned = [], [], [], []
-        # A slider's displacement after the step, before its range applies (None for other joints).
+        # A slider's displacement after the step, before its range applies, and its slide in the step
+        # (None for other joints; both None for a chain without sliders).
         slid = None if before.slides is None else list(before.slides)
+        moved = None if slid is None else [None] * len(turns)
         for j, w in enumerate(turns):
             joint = self.chain.plan.joints[j]
             q = before.rotations[j]
@@ -185,9 +187,10 @@ class Recorder:
                 # effector along s, one unit per unit of slide; it turns nothing.
                 slide = k * dot(w, axis)
                 slid[j] += slide
+                moved[j] = slide
                 directions.append(axis)
                 columns.append(axis)
-                deltas.append(slide)
+                deltas.append(0.0)
                 turned.append(q)
                 continue
             if joint.kind == HINGE:
@@ -218,16 +221,13 @@ class Recorder:
         kind = {"jacobian_transpose": "transpose", "pseudo_inverse": "pseudo_inverse"}.get(
             self.problem.settings.method, "dls")
         halvings = round(-math.log2(scale_)) if scale_ < 1.0 else 0
-        sliders = self.chain.plan.sliders
-        slides = [deltas[j] if j in sliders else None for j in range(len(deltas))] if sliders else None
-        turns_deg = [0.0 if j in sliders else d for j, d in enumerate(deltas)] if sliders else deltas
-        caption = captions.jacobian(kind, turns_deg, damping, alpha, halvings, capped, secondary,
-                                    self._error(positions), slides)
-        detail = {"columns": columns, "axes": directions, "delta_deg": turns_deg,
+        caption = captions.jacobian(kind, deltas, damping, alpha, halvings, capped, secondary,
+                                    self._error(positions), moved)
+        detail = {"columns": columns, "axes": directions, "delta_deg": deltas,
                   "error_vector": sub(self.target, self._pose(points, hand)[-1]), "damping": damping,
                   "alpha": alpha, "scale": scale_, "secondary": secondary}
-        if sliders:
-            detail["slides"] = slides
+        if moved is not None:
+            detail["slides"] = moved
         self._add(iteration, "step", None, positions, caption, detail)
         if held:
             positions = self._pose(after.points, hand)
